@@ -1,0 +1,1 @@
+"""The tournament bench: duplicate deals, statistics, reports."""

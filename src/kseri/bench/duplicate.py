@@ -1,0 +1,51 @@
+"""Duplicate deals: each deal is played again with the seats rotated, so luck cancels.
+
+>>> from kseri import Rules
+>>> from kseri.agents import make_agent
+>>> rules = Rules.preset("greek")
+>>> pair = [make_agent("greedy"), make_agent("random", seed=1)]
+>>> diff = duplicate_round(rules, bench_deal(rules, seed=1, index=0), pair)
+>>> isinstance(diff, float)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from kseri.agents.base import Agent
+from kseri.engine import Deal, Match, RoundResult
+from kseri.rules import Rules
+
+
+def bench_deal(rules: Rules, seed: int | str, index: int) -> Deal:
+    """The ``index``-th deal of a bench series, reproducible from ``seed``."""
+    return Deal.shuffle(rules, index % rules.players, f"bench:{seed}:{index}")
+
+
+def play_round(rules: Rules, deal: Deal, agents: Sequence[Agent]) -> RoundResult:
+    """Play one round from ``deal`` with ``agents[seat]`` at each seat; each sees only its view."""
+    if len(agents) != rules.players:
+        raise ValueError(f"{rules.players} players need {rules.players} agents, not {len(agents)}")
+    match = Match(rules, deal=deal)
+    while (seat := match.turn) is not None:
+        match.play(agents[seat].choose(match.view(seat)))
+    return match.round_results[-1]
+
+
+def duplicate_round(rules: Rules, deal: Deal, pair: Sequence[Agent]) -> float:
+    """Mean point difference per round of ``pair[0]`` over ``pair[1]`` on one deal.
+
+    The deal is played once per rotation of the seats; in each, the first agent holds the seats
+    of one side and the second agent every other seat. The result is the first agent's side
+    points less the mean of the other sides', averaged over the rotations.
+    """
+    first, second = pair
+    sides = rules.sides
+    total = 0.0
+    for rotation in range(sides):
+        agents = [first if rules.side_of(seat) == rotation else second for seat in range(rules.players)]
+        points = play_round(rules, deal, agents).points
+        others = [p for side, p in enumerate(points) if side != rotation]
+        total += points[rotation] - sum(others) / len(others)
+    return total / sides
