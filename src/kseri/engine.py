@@ -92,8 +92,8 @@ class Deal:
         cards = first + stock
         hands = tuple(
             tuple(
-                tuple(cards[start + s * rules.batch_size : start + (s + 1) * rules.batch_size])
-                for s in _deal_order(dealer, rules.players)
+                tuple(cards[start + p * rules.batch_size : start + (p + 1) * rules.batch_size])
+                for p in range(rules.players)
             )
             for start in range(0, len(cards), per_batch)
         )
