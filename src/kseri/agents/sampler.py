@@ -96,7 +96,8 @@ class Sampler:
             if index >= batch_start and play.seat != view.seat and not play.taken and sim.centre:
                 clues.append((play.seat, RANK_OF[sim.centre[-1]], len(sim.centre)))
             sim.apply(play.card)
-        if (sim.turn, len(sim.centre), tuple(sim.counts)) != (view.turn, view.centre_size, view.captured_sizes):
+        public = (view.turn, view.centre_size, view.captured_sizes)
+        if (sim.turn, len(sim.centre), tuple(sim.counts)) != public:
             raise ValueError("inconsistent view: its plays do not lead to its centre and captures")
         if face_down and view.face_down:
             sim.centre_points -= sum(self.sim_rules.table[c] for c in centre[:face_down])
