@@ -1,8 +1,10 @@
 """Bots: the agent protocol, the levels from ``random`` to ``master``, and what they share."""
 
 from kseri.agents.base import AGENTS, Agent, GreedyAgent, RandomAgent, capture_value, centre_cards, make_agent
+from kseri.agents.expert import ExpertAgent
 from kseri.agents.hints import hint
 
 __all__ = [
-    "AGENTS", "Agent", "GreedyAgent", "RandomAgent", "capture_value", "centre_cards", "hint", "make_agent",
+    "AGENTS", "Agent", "ExpertAgent", "GreedyAgent", "RandomAgent", "capture_value", "centre_cards",
+    "hint", "make_agent",
 ]
