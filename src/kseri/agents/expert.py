@@ -85,10 +85,7 @@ class Tactics:
         kseri = 0.0
         if pile_len == 0 and (left > 2 or self.last_ok):
             kseri = self.jack_kseri if is_jack else self.kseri_value
-        if rank == forced_rank:
-            same = 1.0
-        else:
-            same = holds_any(pool, opp_hand, unseen[rank])
+        same = 1.0 if rank == forced_rank else holds_any(pool, opp_hand, unseen[rank])
         if is_jack or not self.jacks_wild:
             either = same
         else:
