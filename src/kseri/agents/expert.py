@@ -103,21 +103,25 @@ class Tactics:
         hand = sim.hands[seat]
         if len(hand) == 1:
             return hand[0]
+        r = sim.r
         seen = sim.seen
-        unseen = [4 * (sim.r.deck_size // 52) - count for count in seen]
+        unseen = [r.per_rank - count for count in seen]
         for card in hand:
             unseen[RANK_OF[card]] -= 1
-        pool = sim.r.deck_size - sum(seen) - len(hand)
-        opp_hand = len(sim.hands[(seat + 1) % sim.r.players])
+        pool = r.deck_size - sim.seen_total - len(hand)
+        opp_hand = len(sim.hands[(seat + 1) % r.players])
         centre = sim.centre
+        pile_len = len(centre)
         top_rank = RANK_OF[centre[-1]] if centre else -1
+        pile_points = sim.centre_points
+        left = sim.left
+        value = self.value
         best = hand[0]
         best_value = -1e9
         for card in hand:
-            value = self.value(card, top_rank, len(centre), sim.centre_points, unseen, pool,
-                               opp_hand, sim.left)
-            if value > best_value:
-                best, best_value = card, value
+            worth = value(card, top_rank, pile_len, pile_points, unseen, pool, opp_hand, left)
+            if worth > best_value:
+                best, best_value = card, worth
         return best
 
 

@@ -1,30 +1,27 @@
-"""Hints: every legal play of a view with its estimated value, best first.
+"""Hints: every legal play of a view with the master's estimate of its value, best first.
 
 >>> from kseri import Match
 >>> match = Match(seed=5)
->>> ranked = hint(match.view(match.turn))
+>>> ranked = hint(match.view(match.turn), iterations=8)
 >>> sorted(card for card, _ in ranked) == sorted(match.legal_plays())
 True
 """
 
 from __future__ import annotations
 
-from kseri.agents.base import capture_value, centre_cards
+from kseri.agents.master import MasterAgent
 from kseri.cards import Card
 from kseri.engine import View
 
 
 def hint(view: View, *, iterations: int | None = None, seed: int = 0) -> list[tuple[Card, float]]:
-    """Each legal play of ``view`` with its estimated value, best first.
+    """Each legal play of ``view`` with its estimated value, best first (the master's order).
 
-    The value is in points of the round relative to the opponents (the seat's side less the
-    mean of the other sides). ``iterations`` bounds the search (default: the master's own
-    budget); ``seed`` makes the estimate reproducible.
+    The value is the round's points relative to the opponents (the seat's side less the mean of
+    the other sides) that the master expects after that play. ``iterations`` is the master's
+    budget in sampled worlds (default its own); the same ``seed`` gives the same hint.
     """
-    del iterations, seed
     if view.turn != view.seat:
         raise ValueError(f"no hint: it is not seat {view.seat}'s turn")
-    pile = centre_cards(view)
-    ranked = [(card, float(capture_value(view, card, pile))) for card in view.legal_plays()]
-    ranked.sort(key=lambda pair: -pair[1])
-    return ranked
+    master = MasterAgent(seed=seed, iterations=iterations)
+    return [(card, points) for card, points, _ in master.evaluate(view)]

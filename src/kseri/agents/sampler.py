@@ -44,8 +44,8 @@ class Sampler:
     """Everything a view implies about hidden cards, and a source of consistent worlds."""
 
     __slots__ = (
-        "_dealer_holds_shown", "_fd_from_pool", "_shown_in_stock",
-        "base", "clues", "sim_rules", "unseen", "view",
+        "_dealer_holds_shown", "_shown_in_stock",
+        "base", "clues", "face_down_unknown", "sim_rules", "unseen", "view",
     )
 
     def __init__(self, view: View, sim_rules: SimRules | None = None) -> None:
@@ -66,11 +66,12 @@ class Sampler:
         self._shown_in_stock = shown_open and view.stock_size > 0
         self._dealer_holds_shown = shown_open and view.stock_size == 0 and view.dealer != view.seat
         face_down = sum(1 for card in view.centre_dealt if card is None)
-        self._fd_from_pool = face_down if face_down and not view.face_down_seen else 0
+        self.face_down_unknown = face_down if face_down and not view.face_down_seen else 0
+        """Face-down centre cards the viewer has not seen (in the centre or taken by another)."""
         self.base, self.clues = self._replay(face_down)
         """The public state replayed, and the clues: this batch's plays by others that left a
         pile, as (seat, top rank, pile size)."""
-        needed = (sum(view.hand_sizes) - len(view.hand) + view.stock_size + self._fd_from_pool
+        needed = (sum(view.hand_sizes) - len(view.hand) + view.stock_size + self.face_down_unknown
                   - self._shown_in_stock - self._dealer_holds_shown)
         if needed != len(self.unseen):
             raise ValueError(f"inconsistent view: {len(self.unseen)} unseen cards for {needed} places")
@@ -124,8 +125,8 @@ class Sampler:
         rules = view.rules
         pool = list(self.unseen)
         rng.shuffle(pool)
-        face_down = tuple(pool[: self._fd_from_pool]) or view.face_down_seen
-        taken = self._fd_from_pool
+        face_down = tuple(pool[: self.face_down_unknown]) or view.face_down_seen
+        taken = self.face_down_unknown
         hands: list[tuple[Card, ...]] = []
         for seat, size in enumerate(view.hand_sizes):
             if seat == view.seat:
@@ -169,7 +170,7 @@ class Sampler:
         if view.face_down:
             sim.centre[: view.face_down] = world.face_down
             sim.centre_points += sum(table[c] for c in world.face_down)
-        elif self._fd_from_pool:
+        elif self.face_down_unknown:
             first = next(play for play in view.plays if play.taken)
             sim.points[self.sim_rules.side_of[first.seat]] += sum(table[c] for c in world.face_down)
         return sim

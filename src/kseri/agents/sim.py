@@ -22,7 +22,7 @@ class SimRules:
 
     __slots__ = (
         "deck_size", "double", "jack_kseri", "jacks_bonus", "jacks_wild", "kseri_value",
-        "last_bonus", "last_ok", "majority", "per_batch", "players", "side_of", "sides",
+        "last_bonus", "last_ok", "majority", "per_batch", "per_rank", "players", "side_of", "sides",
         "table", "tie_rewarded", "two_clubs_bonus",
     )
 
@@ -31,6 +31,7 @@ class SimRules:
         self.sides = rules.sides
         self.side_of = tuple(rules.side_of(seat) for seat in range(rules.players))
         self.deck_size = rules.deck_size
+        self.per_rank = 4 * rules.decks
         self.per_batch = rules.players * rules.batch_size
         self.jacks_wild = rules.jacks_capture_all
         self.jack_kseri = rules.jack_kseri
@@ -75,7 +76,7 @@ class RoundSim:
 
     __slots__ = (
         "batch", "centre", "centre_points", "chain", "counts", "future", "hands",
-        "last_capturer", "left", "points", "r", "seen", "turn",
+        "last_capturer", "left", "points", "r", "seen", "seen_total", "turn",
     )
 
     r: SimRules
@@ -92,6 +93,7 @@ class RoundSim:
     chain: int
     seen: list[int]
     """Cards of each rank everyone has seen (played or dealt face up): public memory."""
+    seen_total: int
 
     def __init__(self, sim_rules: SimRules, *, hands: Sequence[Sequence[int]],
                  future: Sequence[Sequence[Sequence[int]]], centre: Sequence[int], turn: int,
@@ -110,6 +112,7 @@ class RoundSim:
         self.last_capturer = last_capturer
         self.chain = chain
         self.seen = list(seen) if seen is not None else [0] * 13
+        self.seen_total = sum(self.seen)
 
     def copy(self) -> RoundSim:
         """An independent copy."""
@@ -127,6 +130,7 @@ class RoundSim:
         other.last_capturer = self.last_capturer
         other.chain = self.chain
         other.seen = list(self.seen)
+        other.seen_total = self.seen_total
         return other
 
     def play(self, card: int) -> None:
@@ -144,6 +148,7 @@ class RoundSim:
         centre = self.centre
         rank = RANK_OF[card]
         self.seen[rank] += 1
+        self.seen_total += 1
         self.left -= 1
         self.turn = (seat + 1) % r.players
         if not centre:
@@ -188,7 +193,7 @@ class RoundSim:
                                    len(self.centre), self.centre_points)
 
 
-def relative(points: Sequence[int], side: int) -> float:
+def relative(points: Sequence[float], side: int) -> float:
     """``side``'s points less the mean of the other sides' (the bench's measure)."""
     others = len(points) - 1
     return points[side] - (sum(points) - points[side]) / others
