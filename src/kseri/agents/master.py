@@ -23,6 +23,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
+from statistics import fmean, stdev
 
 from kseri.agents.base import AGENTS
 from kseri.agents.endgame import solve
@@ -33,12 +34,16 @@ from kseri.cards import RANK_OF, Card
 from kseri.engine import View
 from kseri.rules import Rules, TargetRule
 
-DEFAULT_ITERATIONS = 160
+DEFAULT_ITERATIONS = 320
 """Worlds sampled per move by default (each plays out every distinct card)."""
 SOLVE_CARDS = 16
 """The stock empty and at most this many cards in hands: solve each world exactly."""
 SOLVED_WORLDS = 12
 """Worlds solved per move in the endgame when the view leaves more than one."""
+PRUNE_EVERY = 16
+"""Worlds between checks that drop the candidates clearly worse than the best."""
+PRUNE_Z = 2.5
+"""Standard errors by which a candidate must trail the best to be dropped."""
 MATCH_WEIGHT = 100.0
 """Extra value of winning the match this round (and cost of losing it)."""
 MATCH_REACH = 60
@@ -117,7 +122,9 @@ class MasterAgent:
         rng = random.Random(f"{self.seed}:{view.round_index}:{len(view.plays)}:{view.seat}")
         near_target = max(view.totals) + MATCH_REACH >= view.target
         side = view.side
-        sums = {card: [0.0, 0.0] for card in candidates}
+        points: dict[Card, list[float]] = {card: [] for card in candidates}
+        values: dict[Card, list[float]] = {card: [] for card in candidates}
+        active = candidates
         worlds = 0
         endgame = view.stock_size == 0 and sum(view.hand_sizes) <= SOLVE_CARDS
         budget: int | None
@@ -134,24 +141,29 @@ class MasterAgent:
             world = sampler.sim(sampler.sample(rng))
             worlds += 1
             if endgame:
-                values = solve(world, side)
+                solved = solve(world, side)
                 for card in candidates:
-                    value = values[_same_class(card, values, table)]
-                    sums[card][0] += value
-                    sums[card][1] += value
+                    value = solved[_same_class(card, solved, table)]
+                    points[card].append(value)
+                    values[card].append(value)
                 continue
-            for card in candidates:
+            for card in active:
                 sim = world.copy()
                 sim.play(card)
-                points, over = _rollout(sim, context.tactics)
-                relative_points = relative(points, side)
-                sums[card][0] += relative_points
-                sums[card][1] += relative_points
+                final, over = _rollout(sim, context.tactics)
+                relative_points = relative(final, side)
+                value = relative_points
                 if near_target and over:
-                    winner = match_winner(rules, view.totals, view.target, points)
+                    winner = match_winner(rules, view.totals, view.target, final)
                     if winner is not None:
-                        sums[card][1] += MATCH_WEIGHT if winner == side else -MATCH_WEIGHT
-        means = {card: (sums[card][0] / worlds, sums[card][1] / worlds) for card in candidates}
+                        value += MATCH_WEIGHT if winner == side else -MATCH_WEIGHT
+                points[card].append(relative_points)
+                values[card].append(value)
+            if worlds % PRUNE_EVERY == 0:
+                active = _prune(active, values)
+                if len(active) == 1:
+                    break
+        means = {card: (fmean(points[card]), fmean(values[card])) for card in candidates}
         ranked = []
         for card in view.hand:
             representative = candidates[[_key(c, table) for c in candidates].index(_key(card, table))]
@@ -164,6 +176,22 @@ class MasterAgent:
         if len(play_classes(view.hand, view.rules.points_table)) == 1:
             return view.hand[0]
         return self.evaluate(view)[0][0]
+
+
+def _prune(active: list[Card], values: dict[Card, list[float]]) -> list[Card]:
+    """The candidates not clearly worse than the best so far: each is compared with the best on
+    the same worlds and dropped when the mean difference exceeds :data:`PRUNE_Z` standard errors."""
+    best = max(active, key=lambda card: fmean(values[card]))
+    kept = [best]
+    top = values[best]
+    for card in active:
+        if card == best:
+            continue
+        differences = [a - b for a, b in zip(top, values[card], strict=True)]
+        spread = stdev(differences)
+        if fmean(differences) <= PRUNE_Z * spread / len(differences) ** 0.5:
+            kept.append(card)
+    return kept
 
 
 def _key(card: Card, table: Sequence[int]) -> tuple[int, int, bool]:
