@@ -25,7 +25,7 @@ True
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Final, NamedTuple
 
@@ -53,7 +53,8 @@ class Deal:
 
     ``hands[b][s]`` is what seat ``s`` receives in batch ``b``; ``centre`` runs bottom to top,
     its first ``face_down`` cards face down; ``shown`` is the stock's bottom card shown to
-    everyone (Pisti), which the dealer receives last.
+    everyone (Pisti), which the dealer receives last. ``seed`` is the deal seed it was
+    shuffled from (``None`` for a deal made by hand); it takes no part in equality.
     """
 
     dealer: int
@@ -61,6 +62,7 @@ class Deal:
     face_down: int
     hands: tuple[tuple[tuple[Card, ...], ...], ...]
     shown: Card | None = None
+    seed: str | None = field(default=None, compare=False)
 
     @classmethod
     def shuffle(cls, rules: Rules, dealer: int, deal_seed: str) -> Deal:
@@ -103,7 +105,7 @@ class Deal:
             tuple(batch[order.index(seat)] for seat in range(rules.players)) for batch in hands
         )
         shown = cards[-1] if rules.centre_deal is CentreDeal.PISTI else None
-        return cls(dealer, tuple(centre), face_down, by_seat, shown)
+        return cls(dealer, tuple(centre), face_down, by_seat, shown, deal_seed)
 
 
 def _deal_order(dealer: int, players: int) -> list[int]:
