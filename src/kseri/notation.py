@@ -29,7 +29,14 @@ from enum import StrEnum
 from typing import Any, Final
 
 from kseri.engine import KSERI_KINDS, Match, PublicPlay
-from kseri.records import FAIRNESS_FIELDS, FORMAT, RecordError, match_from_record, record_from_match
+from kseri.records import (
+    FAIRNESS_FIELDS,
+    FORMAT,
+    RecordError,
+    match_from_record,
+    record_from_match,
+    replay_record,
+)
 from kseri.rules import OPTION_NAMES, PRESETS, Rules, RulesError
 
 _TOKEN: Final = re.compile(r'"(?:[^"\\]|\\.)*"|\S+')
@@ -95,9 +102,13 @@ def _dashed(numbers: list[int]) -> str:
 
 
 def format_notation(record: Mapping[str, Any]) -> str:
-    """The record in the text notation. The record is re-played for the capture annotations,
-    so one that does not re-play raises :class:`~kseri.records.RecordError`."""
+    """The record in the text notation. The record is re-played for the capture annotations;
+    one that does not re-play exactly raises :class:`~kseri.records.RecordError`."""
     match = match_from_record(record)
+    mismatches = replay_record(record)
+    if mismatches:
+        first = mismatches[0]
+        raise RecordError(f"the record does not re-play: {first.message}", first.round, first.play)
     rules = match.rules
     lines = [f'[Rules "{rules_spec(rules)}"]', f"[Seed {_quote(record['seed'])}]"]
     if record.get("names") is not None:
