@@ -339,7 +339,7 @@ def verify_record(record: Mapping[str, Any]) -> list[str]:
             shuffled = Deal.shuffle(rules, deal.dealer, deal.seed)
             if _deal_to_json(shuffled) != _deal_to_json(deal):
                 problems.append(f"{where}: the deal does not follow from its deal seed "
-                                f"({_first_difference(deal, shuffled)})")
+                                f"(first difference: {_first_difference(deal, shuffled)})")
         proof = entry.get("fairness")
         if proof is None:
             continue
@@ -359,10 +359,7 @@ def verify_record(record: Mapping[str, Any]) -> list[str]:
 
 def _first_difference(recorded: Deal, shuffled: Deal) -> str:
     mine, theirs = _deal_to_json(recorded), _deal_to_json(shuffled)
-    for key in ("centre", "shown", "hands"):
-        if mine[key] != theirs[key]:
-            return f"its {key} differs"
-    return "its dealer differs"  # pragma: no cover - the dealer is the shuffle's input
+    return next(key for key in ("centre", "shown", "hands") if mine[key] != theirs[key])
 
 
 # -- files ---------------------------------------------------------------------------------------

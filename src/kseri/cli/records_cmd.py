@@ -178,8 +178,7 @@ def replay_command(
 def verify_command(
     path: Annotated[Path, typer.Argument(help="A record (JSON) or a JSON Lines file of records.")],
 ) -> None:
-    """Check that every deal follows from its deal seed (and fairness proof), and re-play
-    the record; exit 1 on any problem."""
+    """Check each deal against its deal seed and fairness proof, and re-play (exit 1 on problems)."""
     records = _read(path)
     problems = 0
     for number, record in enumerate(records, start=1):
