@@ -57,11 +57,19 @@ class NotationError(ValueError):
 
 
 def rules_spec(rules: Rules) -> str:
-    """``rules`` as a ``--rules`` spec: the preset and every option that differs from it."""
-    base = PRESETS.get(rules.name, PRESETS["greek"])
-    parts = [base.name] + (["name=" + rules.name] if base.name != rules.name else [])
-    ours, theirs = rules.options(), base.options()
-    parts += [f"{key}={_option_text(ours[key])}" for key in OPTION_NAMES[1:] if ours[key] != theirs[key]]
+    """``rules`` as a ``--rules`` spec: its preset and every option that differs from it (for
+    rules named otherwise, the closest preset, and the name)."""
+    ours = rules.options()
+
+    def changes(base: Rules) -> list[str]:
+        theirs = base.options()
+        return [f"{key}={_option_text(ours[key])}" for key in OPTION_NAMES[1:] if ours[key] != theirs[key]]
+
+    if rules.name in PRESETS:
+        parts = [rules.name, *changes(PRESETS[rules.name])]
+    else:
+        base = min(PRESETS.values(), key=lambda preset: len(changes(preset)))
+        parts = [base.name, f"name={rules.name}", *changes(base)]
     spec = ",".join(parts)
     try:
         same = Rules.from_spec(spec) == rules
@@ -84,8 +92,12 @@ def _option_text(value: object) -> str:
     return str(value)
 
 
+_LINE_BREAKS: Final = {ord(c): f"\\u{ord(c):04x}" for c in "\v\f\x1c\x1d\x1e\x85\u2028\u2029"}
+"""Characters that end a line for ``str.splitlines`` but that JSON leaves unescaped."""
+
+
 def _quote(text: str) -> str:
-    return json.dumps(text, ensure_ascii=False)
+    return json.dumps(text, ensure_ascii=False).translate(_LINE_BREAKS)
 
 
 def _annotated(play: PublicPlay) -> str:

@@ -109,7 +109,9 @@ def record_from_match(
         entry = _deal_to_json(deal)
         entry["plays"] = [[play.seat, str(play.card)] for play in plays]
         if index < len(results):
-            entry.update(result_to_json(results[index]))
+            result = result_to_json(results[index])
+            result["breakdown"] = [_by_face(items) for items in result["breakdown"]]
+            entry.update(result)
         if index < len(proofs) and proofs[index]:
             proof = proofs[index]
             missing = [key for key in FAIRNESS_FIELDS if key not in proof]
@@ -128,6 +130,14 @@ def record_from_match(
         "winner": match.winner,
         "complete": match.is_over(),
     }
+
+
+def _by_face(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A breakdown with its card items in card order (2♣ first): with two decks, the engine's
+    order also depends on which copy of a card was played, which a record cannot say."""
+    cards = [item for item in items if item["kind"] == "card"]
+    cards.sort(key=lambda item: Card(item["card"]))
+    return cards + [item for item in items if item["kind"] != "card"]
 
 
 def _deal_to_json(deal: Deal) -> dict[str, Any]:
