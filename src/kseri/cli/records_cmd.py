@@ -31,8 +31,8 @@ from kseri.rules import Rules, RulesError
 _PROGRESS_FROM = 20
 """Runs of at least this many matches show a progress bar."""
 
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def _fail(message: str) -> NoReturn:
