@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,7 +14,7 @@ from hypothesis import strategies as st
 from kseri import PRESETS, Match, Rules
 from kseri import fairness as fair
 from kseri.notation import NotationError, format_notation, parse_notation, rules_spec
-from kseri.records import RecordError, record_from_match, verify_record
+from kseri.records import RecordError, record_from_match, replay_record, verify_record
 
 PlayMatch = Callable[..., Match]
 
@@ -127,3 +128,12 @@ def test_a_deal_seed_changed_in_the_notation_reads_but_does_not_verify(play_matc
     problems = verify_record(changed)
     assert problems[0] == "round 1: the deal does not follow from its deal seed (first difference: centre)"
     assert problems[1].startswith("round 1: the deal seed is not the one the secret and the cut give")
+
+
+def test_the_example_in_the_docs_parses_verifies_and_is_written_back_the_same() -> None:
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "records.md").read_text()
+    example = docs.split("```text\n", 1)[1].split("```", 1)[0]
+    record = parse_notation(example)
+    assert record["names"] == ["Eleni", "Nikos"] and not record["complete"]
+    assert verify_record(record) == [] and replay_record(record) == []
+    assert format_notation(record) == example
