@@ -63,7 +63,7 @@ def rules_spec(rules: Rules) -> str:
 
     def changes(base: Rules) -> list[str]:
         theirs = base.options()
-        return [f"{key}={_option_text(ours[key])}" for key in OPTION_NAMES[1:] if ours[key] != theirs[key]]
+        return [f"{key}={option_text(ours[key])}" for key in OPTION_NAMES[1:] if ours[key] != theirs[key]]
 
     if rules.name in PRESETS:
         parts = [rules.name, *changes(PRESETS[rules.name])]
@@ -80,7 +80,8 @@ def rules_spec(rules: Rules) -> str:
     return spec
 
 
-def _option_text(value: object) -> str:
+def option_text(value: object) -> str:
+    """An option's JSON value (from ``Rules.options()``) as a ``--rules`` spec writes it."""
     if value is None:
         return "none"
     if isinstance(value, bool):
@@ -398,4 +399,4 @@ class _RoundText:
             raise NotationError(line, f"Score {score} disagrees with the plays, which give {points}")
 
 
-__all__ = ["NotationError", "format_notation", "parse_notation", "rules_spec"]
+__all__ = ["NotationError", "format_notation", "option_text", "parse_notation", "rules_spec"]

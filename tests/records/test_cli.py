@@ -146,3 +146,16 @@ def test_unreadable_files_are_refused_with_exit_code_2(tmp_path: Path) -> None:
         assert "garbage.jsonl, line 2: not JSON" in " ".join(run.stderr.split())
     missing = kseri("replay", tmp_path / "missing.jsonl")
     assert missing.returncode == 2 and "cannot read" in missing.stderr
+
+
+def test_rules_lists_each_preset_with_options_that_parse_back() -> None:
+    run = kseri("rules")
+    assert run.returncode == 0
+    for name in ("greek", "classic", "pisti", "partnership", "three-player", "faro", "children"):
+        assert f"│ {name} " in run.stdout
+    assert "card_points=TD:3/2C:2/A:1/J:1" in run.stdout
+    shown = kseri("rules", "pisti,jack_kseri=none,card_points=TD:3/2C:2/A:1/J:1,target=51")
+    assert shown.returncode == 0
+    values = {line.split("│")[1].strip(): line.split("│")[2].strip() for line in shown.stdout.splitlines()
+              if line.count("│") == 3}
+    assert values["jack_kseri"] == "none" and values["target"] == "51" and values["name"] == "pisti"
