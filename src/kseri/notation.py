@@ -35,7 +35,7 @@ from kseri.records import (
     RecordError,
     match_from_record,
     record_from_match,
-    replay_record,
+    record_mismatches,
 )
 from kseri.rules import OPTION_NAMES, PRESETS, Rules, RulesError
 
@@ -118,7 +118,7 @@ def format_notation(record: Mapping[str, Any]) -> str:
     """The record in the text notation. The record is re-played for the capture annotations;
     one that does not re-play exactly raises :class:`~kseri.records.RecordError`."""
     match = match_from_record(record)
-    mismatches = replay_record(record)
+    mismatches = record_mismatches(record, match)
     if mismatches:
         first = mismatches[0]
         raise RecordError(f"the record does not re-play: {first.message}", first.round, first.play)

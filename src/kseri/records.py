@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, Final, NamedTuple
 
 from kseri import fairness as fair
-from kseri.cards import ALL_CARDS, CARDS_PER_DECK, Card, CardError
+from kseri.cards import ALL_CARDS, CARDS_PER_DECK, Card
 from kseri.engine import Deal, IllegalPlayError, Match, Phase
 from kseri.rules import Rules, RulesError
 from kseri.views import result_to_json
@@ -41,6 +41,10 @@ RESULT_FIELDS: Final = ("points", "kseri", "captured", "breakdown", "last_captur
 
 FAIRNESS_FIELDS: Final = ("commitment", "secret", "cut")
 """The fields of a round's revealed fairness proof."""
+
+
+_CARDS: Final = {str(card): card for card in ALL_CARDS[:CARDS_PER_DECK]}
+"""Each card by its canonical text (the first deck's copy)."""
 
 
 class RecordError(ValueError):
@@ -136,7 +140,7 @@ def _by_face(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """A breakdown with its card items in card order (2♣ first): with two decks, the engine's
     order also depends on which copy of a card was played, which a record cannot say."""
     cards = [item for item in items if item["kind"] == "card"]
-    cards.sort(key=lambda item: Card(item["card"]))
+    cards.sort(key=lambda item: _CARDS[item["card"]])
     return cards + [item for item in items if item["kind"] != "card"]
 
 
@@ -221,11 +225,8 @@ def deal_from_json(rules: Rules, entry: object, index: int) -> Deal:
     copies: dict[int, int] = {}
 
     def card(text: object) -> Card:
-        try:
-            face = Card(text) if isinstance(text, str) else None
-        except CardError as error:
-            raise RecordError(str(error), index) from None
-        if face is None or str(face) != text:
+        face = _CARDS.get(text) if isinstance(text, str) else None
+        if face is None:
             raise RecordError(f"cards are written like TD or 2C, not {text!r}", index)
         seen = copies.get(face, 0)
         if seen >= rules.decks:
@@ -287,11 +288,12 @@ def _apply(match: Match, play: object, index: int, number: int) -> None:
         raise RecordError(f"{text} by seat {seat} comes after the round's last play", index, number)
     if seat != match.turn:
         raise RecordError(f"seat {seat} plays {text}, but it is seat {match.turn}'s turn", index, number)
+    card = _CARDS.get(text)
+    if card is None:
+        raise RecordError(f"cards are written like TD or 2C, not {text!r}", index, number)
     try:
-        if str(Card(text)) != text:
-            raise RecordError(f"cards are written like TD or 2C, not {text!r}", index, number)
-        match.play(text)
-    except (CardError, IllegalPlayError) as error:
+        match.play(card)
+    except IllegalPlayError as error:
         raise RecordError(str(error), index, number) from None
 
 
@@ -304,6 +306,12 @@ def replay_record(record: Mapping[str, Any]) -> list[Mismatch]:
         match = match_from_record(record)
     except RecordError as error:
         return [Mismatch(error.round, error.play, error.detail)]
+    return record_mismatches(record, match)
+
+
+def record_mismatches(record: Mapping[str, Any], match: Match) -> list[Mismatch]:
+    """The derived fields of ``record`` that disagree with ``match``, the match rebuilt from
+    it by :func:`match_from_record` (what :func:`replay_record` reports)."""
     replayed = record_from_match(match)
     found: list[Mismatch] = []
     for index, (given, derived) in enumerate(zip(record["rounds"], replayed["rounds"], strict=True)):
@@ -436,6 +444,7 @@ def read_records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
 
 __all__ = [
     "FORMAT", "Mismatch", "RecordError", "append_record", "deal_from_json", "load_record",
-    "match_from_record", "read_records", "record_from_match", "replay_record", "save_record",
+    "match_from_record", "read_records", "record_from_match", "record_mismatches", "replay_record",
+    "save_record",
     "verify_record",
 ]
