@@ -291,8 +291,10 @@ def _apply(match: Match, play: object, index: int, number: int) -> None:
     card = _CARDS.get(text)
     if card is None:
         raise RecordError(f"cards are written like TD or 2C, not {text!r}", index, number)
+    # With two decks, the first copy of the card in the hand (as a played text is taken).
+    held = next((c for c in match.legal_plays() if c % CARDS_PER_DECK == card), card)
     try:
-        match.play(card)
+        match.play(held)
     except IllegalPlayError as error:
         raise RecordError(str(error), index, number) from None
 
