@@ -323,8 +323,7 @@ def record_mismatches(record: Mapping[str, Any], match: Match) -> list[Mismatch]
                 found.append(Mismatch(index, None, f"{key} recorded for a round that is not over"))
                 break
             if over and given.get(key, _MISSING) != derived[key]:
-                recorded = "missing" if key not in given else f"{given[key]!r}"
-                found.append(Mismatch(index, None, f"{key}: recorded {recorded}, re-played {derived[key]!r}"))
+                found.extend(Mismatch(index, None, text) for text in _differences(key, given, derived[key]))
     for key in ("totals", "target", "winner", "complete"):
         if record.get(key, _MISSING) != replayed[key]:
             recorded = "missing" if key not in record else f"{record[key]!r}"
@@ -333,6 +332,17 @@ def record_mismatches(record: Mapping[str, Any], match: Match) -> list[Mismatch]
 
 
 _MISSING: Final = object()
+
+
+def _differences(key: str, given: Mapping[str, Any], derived: list[Any]) -> list[str]:
+    """How a round's result field differs: side by side for the long per-side lists."""
+    recorded = given.get(key, _MISSING)
+    if recorded is _MISSING:
+        return [f"{key}: missing, re-played {derived!r}"]
+    if key in ("captured", "breakdown") and isinstance(recorded, list) and len(recorded) == len(derived):
+        return [f"{key} of side {side}: recorded {mine!r}, re-played {theirs!r}"
+                for side, (mine, theirs) in enumerate(zip(recorded, derived, strict=True)) if mine != theirs]
+    return [f"{key}: recorded {recorded!r}, re-played {derived!r}"]
 
 
 def verify_record(record: Mapping[str, Any]) -> list[str]:

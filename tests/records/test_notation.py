@@ -31,7 +31,7 @@ RULES = [Rules.preset(name) for name in PRESETS] + [
     stop_after=st.none() | st.integers(min_value=0, max_value=400),
     named=st.booleans(),
 )
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 def test_notation_round_trips_exactly(rules: Rules, seed: str, stop_after: int | None, named: bool,
                                       play_match: PlayMatch) -> None:
     match = play_match(rules, seed=seed, stop_after=stop_after)

@@ -188,8 +188,8 @@ def test_replay_reports_every_derived_field_that_disagrees(play_match: PlayMatch
     tampered["totals"][1] -= 5
     tampered["winner"] = None
     found = [(m.round, m.message.split(":")[0]) for m in replay_record(tampered)]
-    assert found == [(0, "points"), (2, "kseri"), (3, "captured"), (4, "breakdown"), (None, "totals"),
-                     (None, "winner")]
+    assert found == [(0, "points"), (2, "kseri"), (3, "captured of side 1"), (4, "breakdown"),
+                     (None, "totals"), (None, "winner")]
 
 
 def bad(record: dict[str, Any], path: str, value: object) -> dict[str, Any]:
