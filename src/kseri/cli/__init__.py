@@ -22,4 +22,4 @@ def main() -> None:
     app()
 
 
-from kseri.cli import rules_cmd  # noqa: E402,F401  (registers commands on ``app``)
+from kseri.cli import bench_cmd, rules_cmd  # noqa: E402,F401  (they register commands on ``app``)
