@@ -24,6 +24,7 @@ import concurrent.futures
 import hashlib
 import math
 import multiprocessing
+import multiprocessing.util
 import shlex
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -174,6 +175,11 @@ def close_engines() -> None:
         _ENGINES.popitem()[1].close()
 
 
+def _worker_start() -> None:
+    """In a worker process: stop its engines when it exits (workers skip ``atexit``)."""
+    multiprocessing.util.Finalize(None, close_engines, exitpriority=10)
+
+
 def _seat_agents(
     config: TournamentConfig, pair: tuple[int, int], rotation: int, *game: object
 ) -> list[Agent]:
@@ -269,7 +275,8 @@ def run_tournament(
             close_engines()
     else:
         context = multiprocessing.get_context("spawn")
-        with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context) as pool:
+        pool = concurrent.futures.ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_start)
+        with pool:
             futures = {pool.submit(_run_task, config, task): task for task in tasks}
             for future in concurrent.futures.as_completed(futures):
                 done(futures[future], future.result())

@@ -122,7 +122,7 @@ class EngineProcess:
         try:
             line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
         except queue.Empty:
-            self.fail(f"no {awaited} in time (timed out)")
+            self.fail(f"timed out waiting for {awaited}")
         if line is None:
             self.fail(f"{self._exit_text()} while the host waited for {awaited}")
         try:
@@ -213,7 +213,7 @@ class EngineAgent:
         process.send(turn_message(view_to_json(view), self.time_ms))
         deadline = time.monotonic() + (self.time_ms + self.grace_ms) / 1000
         while True:
-            awaited = f"a play within {self.time_ms} ms (+{self.grace_ms} ms grace)"
+            awaited = f"a play ({self.time_ms} ms to think + {self.grace_ms} ms grace)"
             message = process.receive(deadline, awaited)
             if message["type"] == "info":
                 self.last_info = message
