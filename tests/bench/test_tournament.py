@@ -98,3 +98,17 @@ def test_the_plot_is_a_valid_png(tmp_path: Path) -> None:
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     pixels = imread(path)
     assert pixels.shape[0] > 100 and pixels.shape[1] > 300
+
+
+def test_an_engine_that_cannot_start_forfeits_each_game_and_partnerships_are_seated_by_side() -> None:
+    ghost = Player("ghost", command=("/nonexistent/engine-binary",))
+    config = TournamentConfig((builtin_player("greedy"), ghost), Rules.preset("partnership"),
+                              deals=2, matches=1, seed=4)
+    outcome = run_tournament(config)
+    assert [d.forfeit for d in outcome.deals] == [1, 1]
+    assert "could not start" in outcome.deals[0].problem
+    assert [m.score for m in outcome.matches] == [1.0, 1.0]  # one match seed, two seatings
+    bots = TournamentConfig((builtin_player("greedy"), builtin_player("random")), Rules.preset("partnership"),
+                            deals=20, matches=0, seed=4)
+    summary = summarize(run_tournament(bots), bootstrap=20)
+    assert summary["pairs"][0]["deals"]["mean_difference"] > 0

@@ -10,8 +10,6 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Final
 
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
 from rich.console import Console
 from rich.table import Table
 
@@ -173,6 +171,10 @@ def _or(value: float | None, default: float) -> float:
 
 def plot(summary: dict[str, Any], path: Path) -> None:
     """Write a PNG: the ratings with their intervals, and the pairwise mean point differences."""
+    # Imported here: matplotlib takes longer to import than the rest of the ``kseri`` command.
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
     ladder = list(reversed(summary["ladder"]))
     names = [player["name"] for player in summary["config"]["players"]]
     figure = Figure(figsize=(11, max(3.5, 0.5 * len(names) + 2)), layout="constrained")

@@ -254,6 +254,9 @@ def run_tournament(
 ) -> TournamentOutcome:
     """Play the whole schedule on ``workers`` processes (1: in this process).
 
+    Workers are started with ``spawn``: a script that calls this with several workers must
+    guard its top level with ``if __name__ == "__main__":``.
+
     ``progress`` is called with the number of deals or match seeds each finished piece of
     work held (they add up to :func:`total_games`).
     """
@@ -276,10 +279,12 @@ def run_tournament(
     else:
         context = multiprocessing.get_context("spawn")
         pool = concurrent.futures.ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_start)
-        with pool:
+        try:
             futures = {pool.submit(_run_task, config, task): task for task in tasks}
             for future in concurrent.futures.as_completed(futures):
                 done(futures[future], future.result())
+        finally:
+            pool.shutdown(cancel_futures=True)
     outcome = TournamentOutcome(config)
     for task in tasks:
         for item in results[task]:
