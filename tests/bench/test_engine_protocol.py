@@ -163,3 +163,4 @@ def test_an_engine_that_cannot_start_is_reported() -> None:
     process = EngineProcess("ghost", ["/nonexistent/engine-binary"])
     with pytest.raises(EngineError, match="engine 'ghost': could not start"):
         process.start()
+

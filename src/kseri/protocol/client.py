@@ -67,6 +67,7 @@ class EngineProcess:
         """The engine's ``id`` answer, once started."""
         self._process: subprocess.Popen[str] | None = None
         self._lines: queue.Queue[str | None] = queue.Queue()
+        self._outgoing: queue.Queue[str | None] = queue.Queue()
         self._stderr: deque[str] = deque(maxlen=20)
         self._readers: list[threading.Thread] = []
 
@@ -89,9 +90,11 @@ class EngineProcess:
             raise EngineError(self.name, f"could not start {' '.join(self.command)!r}: {error}") from None
         self._process = process
         self._lines = queue.Queue()
+        self._outgoing = queue.Queue()
         self._stderr = deque(maxlen=20)
-        assert process.stdout is not None and process.stderr is not None
+        assert process.stdin is not None and process.stdout is not None and process.stderr is not None
         self._readers = [
+            threading.Thread(target=_feed, args=(process.stdin, self._outgoing), daemon=True),
             threading.Thread(target=_pump, args=(process.stdout, self._lines), daemon=True),
             threading.Thread(target=_drain, args=(process.stderr, self._stderr), daemon=True),
         ]
@@ -105,17 +108,13 @@ class EngineProcess:
                 self.engine_id = message
                 return
             if message["type"] != "info":
-                self.fail(f"answered hello with a {message['type']} message instead of id", encode(message))
+                self.fail(f"answered hello with a {message['type']} message instead of id", encode(message).strip())
 
     def send(self, message: Message) -> None:
-        """Write one message; an engine that has exited raises :class:`EngineError`."""
-        if self._process is None or self._process.stdin is None:
+        """Queue one message for the engine (written by a thread: a full pipe never blocks the host)."""
+        if self._process is None:
             self.fail("is not running")
-        try:
-            self._process.stdin.write(encode(message))
-            self._process.stdin.flush()
-        except (BrokenPipeError, OSError, ValueError):
-            self.fail(self._exit_text())
+        self._outgoing.put(encode(message))
 
     def receive(self, deadline: float, awaited: str) -> Message:
         """The next message, waiting until ``deadline`` (``time.monotonic``) at most."""
@@ -148,6 +147,7 @@ class EngineProcess:
         process, self._process = self._process, None
         if process is None:
             return
+        self._outgoing.put(None)
         if process.poll() is None:
             process.kill()
         process.wait()
@@ -167,6 +167,14 @@ class EngineProcess:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 self._process.wait(timeout=2.0)
         self.kill()
+
+
+def _feed(stream: IO[str], outgoing: queue.Queue[str | None]) -> None:
+    """Write queued lines to the engine until ``None``."""
+    with contextlib.suppress(ValueError, OSError):
+        while (line := outgoing.get()) is not None:
+            stream.write(line)
+            stream.flush()
 
 
 def _pump(stream: IO[str], lines: queue.Queue[str | None]) -> None:
