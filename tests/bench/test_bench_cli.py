@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import kseri_engine, misbehaving_engine
+from engine_commands import kseri_engine, misbehaving_engine
 
 
 def _kseri(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:

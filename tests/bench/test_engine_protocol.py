@@ -4,7 +4,7 @@ import io
 import json
 
 import pytest
-from conftest import kseri_engine, misbehaving_engine
+from engine_commands import kseri_engine, misbehaving_engine
 
 from kseri import Match, Rules
 from kseri.agents import make_agent

@@ -4,7 +4,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import kseri_engine, misbehaving_engine
+from engine_commands import kseri_engine, misbehaving_engine
 
 from kseri import Rules
 from kseri.bench.report import plot, summarize

@@ -108,7 +108,8 @@ class EngineProcess:
                 self.engine_id = message
                 return
             if message["type"] != "info":
-                self.fail(f"answered hello with a {message['type']} message instead of id", encode(message).strip())
+                kind = message["type"]
+                self.fail(f"answered hello with a {kind} message instead of id", encode(message).strip())
 
     def send(self, message: Message) -> None:
         """Queue one message for the engine (written by a thread: a full pipe never blocks the host)."""
