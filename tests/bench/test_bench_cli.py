@@ -55,6 +55,8 @@ def test_bad_arguments_are_refused_with_the_reason() -> None:
     assert rules.returncode == 2 and "players must be 2 to 6" in rules.stderr
     alone = _kseri("tournament", "greedy")
     assert alone.returncode == 2 and "at least two players" in alone.stderr
+    workers = _kseri("tournament", "greedy", "random", "--workers", "-1")
+    assert workers.returncode == 2 and "workers must be 0" in workers.stderr
     engine = _kseri("engine", "--level", "grandmaster")
     assert engine.returncode == 2 and "unknown bot level" in engine.stderr
 

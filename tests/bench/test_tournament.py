@@ -1,6 +1,8 @@
 """Tournaments: repeatable from their seed whatever the worker count, forfeits, the report and plot."""
 
 import json
+import shlex
+import sys
 from pathlib import Path
 
 import pytest
@@ -59,7 +61,7 @@ def test_greedy_beats_random_on_duplicate_deals_in_a_three_player_game() -> None
      ("sleep", "timed out"), ("exit", "exited with status 3")],
 )
 def test_a_misbehaving_engine_forfeits_every_game_and_the_bench_finishes(mode: str, problem: str) -> None:
-    bad = engine_player(f"bad={' '.join(misbehaving_engine(mode))}")
+    bad = engine_player("bad=" + shlex.join(misbehaving_engine(mode)))
     config = TournamentConfig((builtin_player("random"), bad), Rules.preset("greek"),
                               deals=2, matches=1, seed=1, time_ms=50)
     outcome = run_tournament(config, workers=1)
@@ -112,3 +114,15 @@ def test_an_engine_that_cannot_start_forfeits_each_game_and_partnerships_are_sea
                             deals=20, matches=0, seed=4)
     summary = summarize(run_tournament(bots), bootstrap=20)
     assert summary["pairs"][0]["deals"]["mean_difference"] > 0
+
+
+def test_the_minimal_engine_in_the_protocol_docs_plays_a_clean_tournament(tmp_path: Path) -> None:
+    document = (Path(__file__).parents[2] / "docs" / "engine-protocol.md").read_text()
+    source = document.split("```python\n", 1)[1].split("```", 1)[0]
+    script = tmp_path / "first.py"
+    script.write_text(source)
+    first = engine_player("first=" + shlex.join([sys.executable, str(script)]))
+    config = TournamentConfig((builtin_player("random"), first), Rules(), deals=2, matches=1, seed=9)
+    outcome = run_tournament(config)
+    assert all(d.forfeit is None and d.difference is not None for d in outcome.deals)
+    assert all(m.forfeit is None for m in outcome.matches)

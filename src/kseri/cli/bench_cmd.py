@@ -59,6 +59,8 @@ def tournament_command(
     console = Console()
     errors = Console(stderr=True)
     try:
+        if workers < 0:
+            raise ValueError(f"workers must be 0 (one per core) or more, not {workers}")
         entrants: list[Player] = [builtin_player(level) for level in players or []]
         entrants += [engine_player(spec) for spec in engines or []]
         config = TournamentConfig(tuple(entrants), Rules.from_spec(rules_spec), deals, matches, seed, time_ms)
