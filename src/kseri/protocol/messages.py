@@ -52,8 +52,8 @@ class ProtocolError(ValueError):
 
 
 def encode(message: Message) -> str:
-    """One message as a line of JSON (ending with a newline)."""
-    return json.dumps(message, ensure_ascii=False) + "\n"
+    """One message as a line of JSON (ASCII, non-ASCII text escaped; ending with a newline)."""
+    return json.dumps(message) + "\n"
 
 
 def decode(line: str, allowed: Mapping[str, Mapping[str, type]]) -> Message:
