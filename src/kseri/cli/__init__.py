@@ -23,3 +23,4 @@ def main() -> None:
 
 
 from kseri.cli import rules_cmd  # noqa: E402,F401  (registers commands on ``app``)
+from kseri.cli import serve_cmd as serve_cmd  # noqa: E402  (registers ``kseri serve``)
