@@ -87,7 +87,8 @@ class Server:
                 self.kill()
 
     def create(self, seats: list[Json], rules: str = "greek", **options: Any) -> Json:
-        answer = httpx.post(self.http + "/api/tables", json={"rules": rules, "seats": seats, **options}, timeout=10)
+        body = {"rules": rules, "seats": seats, **options}
+        answer = httpx.post(self.http + "/api/tables", json=body, timeout=10)
         assert answer.status_code == 201, answer.text
         created: Json = answer.json()
         return created

@@ -50,7 +50,8 @@ async def test_a_whole_match_with_people_and_bots(server: Server, rules: str, se
     # the spectator saw every play of every round, and never a card in hand
     plays = [s["event"] for s in watcher.states if s["event"] and s["event"]["kind"] == "play"]
     rounds = final["view"]["round_results"]
-    assert len(plays) == len(rounds) * (final["view"]["rules"]["decks"] * 52 - final["view"]["rules"]["centre_size"])
+    rules = final["view"]["rules"]
+    assert len(plays) == len(rounds) * (rules["decks"] * 52 - rules["centre_size"])
     assert all(s["view"] is None or s["view"]["hand"] == [] for s in watcher.states)
     assert {p["seat"] for p in plays} == set(range(len(seats)))
     record = httpx.get(f"{server.http}/api/tables/{table_id}", timeout=5).json()
@@ -62,8 +63,13 @@ async def test_a_whole_match_with_people_and_bots(server: Server, rules: str, se
 async def test_a_bot_table_plays_itself_and_a_spectator_watches(server: Server) -> None:
     created = server.create([bot("greedy"), bot("random")], rules="greek,target=30")
     assert created["seat"] is None and created["token"] is None
-    watcher = await Client.connect(server, created["table"]["id"])
-    final = await watcher.play_until(lambda s: s["event"] is not None and s["event"]["kind"] == "match-end")
+    watcher = await Client.connect(server, created["table"]["id"], since=0)  # the whole story
+
+    def match_end(state: Json) -> bool:
+        return state["event"] is not None and state["event"]["kind"] == "match-end"
+
+    final = await watcher.play_until(match_end)
+    assert [s["seq"] for s in watcher.states] == list(range(1, final["seq"] + 1))
     assert final["table"]["status"] == "finished" and final["view"]["phase"] == "match-over"
     kinds = [s["event"]["kind"] for s in watcher.states if s["event"]]
     assert kinds.count("round-start") == kinds.count("round-end") == len(final["view"]["round_results"])
