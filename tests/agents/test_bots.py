@@ -68,6 +68,11 @@ def test_the_same_seed_gives_the_same_choice_and_hint() -> None:
         assert hint(view, iterations=10, seed=3) == hint(view, iterations=10, seed=3)
 
 
+def test_master_with_a_time_budget_plays_a_legal_card() -> None:
+    for view in _views(Rules.preset("pisti"), seed=4, every=11):
+        assert MasterAgent(seed=2, time_ms=5).choose(view) in view.legal_plays()
+
+
 def test_master_refuses_a_bad_budget() -> None:
     with pytest.raises(ValueError, match="iterations must be at least 1"):
         MasterAgent(iterations=0)
