@@ -64,19 +64,22 @@ def interval(values: Sequence[float]) -> tuple[float, float]:
     return mean, half
 
 
-def strength(deals: int, master_deals: int, workers: int, options: dict[str, dict[str, int]]) -> None:
-    """Print each pairing's mean point difference per round."""
-    print(f"{'preset':8} {'pairing':20} {'deals':>6} {'mean diff/round':>16} {'95% CI':>18} {'time':>7}")
+def strength(pairings: Sequence[tuple[str, str, str]], deals: int, master_deals: int, first_deal: int,
+             workers: int, options: dict[str, dict[str, int]]) -> None:
+    """Print each pairing's mean point difference per round (and its standard deviation, so
+    that runs over disjoint deals can be pooled)."""
+    print(f"{'preset':8} {'pairing':20} {'deals':>6} {'mean diff/round':>16} {'95% CI':>18} {'sd':>6} "
+          f"{'time':>7}")
     with multiprocessing.Pool(workers, initializer=_init, initargs=(options,)) as pool:
-        for preset, first, second in PAIRINGS:
+        for preset, first, second in pairings:
             count = master_deals if "master" in (first, second) else deals
             start = time.perf_counter()
-            tasks = [(preset, first, second, index) for index in range(count)]
+            tasks = [(preset, first, second, index) for index in range(first_deal, first_deal + count)]
             diffs = pool.map(_duplicate, tasks, chunksize=max(1, count // (workers * 8)))
             mean, half = interval(diffs)
             print(f"{preset:8} {first + ' vs ' + second:20} {count:6} {mean:+16.2f} "
-                  f"{f'[{mean - half:+.2f}, {mean + half:+.2f}]':>18} {time.perf_counter() - start:6.0f}s",
-                  flush=True)
+                  f"{f'[{mean - half:+.2f}, {mean + half:+.2f}]':>18} {statistics.stdev(diffs):6.2f} "
+                  f"{time.perf_counter() - start:6.0f}s", flush=True)
 
 
 def _clock() -> tuple[float, float]:
@@ -158,16 +161,25 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2, help="processes for the duplicate deals")
     parser.add_argument("--iterations", type=int, help="the master's worlds per move (default its own)")
     parser.add_argument("--time-rounds", type=int, default=10, help="rounds per level timed")
+    parser.add_argument("--first-deal", type=int, default=0, help="index of the first bench deal")
+    parser.add_argument("--pairing", action="append", metavar="PRESET:FIRST:SECOND",
+                        help="only these pairings (repeatable), e.g. greek:master:expert")
     parser.add_argument("--skip-strength", action="store_true", help="only the timings")
+    parser.add_argument("--skip-times", action="store_true", help="only the strength")
     args = parser.parse_args()
     options = {"master": {"iterations": args.iterations}} if args.iterations else {}
-    print("== move times, one process (wall clock, and CPU time which load on the machine spares) ==")
-    for preset in ("greek", "pisti"):
-        move_times(preset, args.time_rounds, options)
-    endgame_times(max(20, args.time_rounds * 4))
+    pairings = [tuple(spec.split(":")) for spec in args.pairing] if args.pairing else PAIRINGS
+    if any(len(pairing) != 3 for pairing in pairings):
+        parser.error("a pairing looks like greek:master:expert")
+    if not args.skip_times:
+        print("== move times, one process (wall clock, and CPU time which load on the machine spares) ==")
+        for preset in ("greek", "pisti"):
+            move_times(preset, args.time_rounds, options)
+        endgame_times(max(20, args.time_rounds * 4))
     if not args.skip_strength:
         print("== strength: duplicate deals, mean point difference per round of the first ==")
-        strength(args.deals, args.master_deals or args.deals, args.workers, options)
+        strength(pairings, args.deals, args.master_deals or args.deals, args.first_deal,
+                 args.workers, options)
 
 
 if __name__ == "__main__":
