@@ -68,9 +68,11 @@ class Sampler:
         face_down = sum(1 for card in view.centre_dealt if card is None)
         self.face_down_unknown = face_down if face_down and not view.face_down_seen else 0
         """Face-down centre cards the viewer has not seen (in the centre or taken by another)."""
-        self.base, self.clues = self._replay(face_down)
-        """The public state replayed, and the clues: this batch's plays by others that left a
-        pile, as (seat, top rank, pile size)."""
+        base, clues = self._replay(face_down)
+        self.base: RoundSim = base
+        """The round's public history replayed: the state every world starts from."""
+        self.clues: list[tuple[int, int, int]] = clues
+        """This batch's plays by others that left a pile: (seat, top rank, pile size)."""
         needed = (sum(view.hand_sizes) - len(view.hand) + view.stock_size + self.face_down_unknown
                   - self._shown_in_stock - self._dealer_holds_shown)
         if needed != len(self.unseen):
