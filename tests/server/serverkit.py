@@ -46,7 +46,7 @@ class Server:
     options: dict[str, str] = field(default_factory=dict)
     port: int = field(default_factory=free_port)
     process: subprocess.Popen[bytes] | None = None
-    log: Any = None
+    log: Path | None = None
 
     @property
     def http(self) -> str:
@@ -60,8 +60,11 @@ class Server:
         settings = {"--bot-delay": "0", "--grace": "30", "--ready-timeout": "30"} | self.options
         for name, value in settings.items():
             args += [name, value]
-        self.log = tempfile.NamedTemporaryFile(prefix="kseri-server-", suffix=".log", delete=False)
-        self.process = subprocess.Popen(args, env=dict(os.environ), stdout=self.log, stderr=subprocess.STDOUT)
+        handle, name = tempfile.mkstemp(prefix="kseri-server-", suffix=".log")
+        os.close(handle)
+        self.log = Path(name)
+        with self.log.open("wb") as log:
+            self.process = subprocess.Popen(args, env=dict(os.environ), stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -75,7 +78,7 @@ class Server:
 
     def output(self) -> str:
         """What the server has printed so far."""
-        return Path(self.log.name).read_text(errors="replace")
+        return self.log.read_text(errors="replace") if self.log else ""
 
     def kill(self) -> None:
         """kill -9."""

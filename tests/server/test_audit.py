@@ -8,8 +8,8 @@ import random
 
 from serverkit import Client, Json, Server, audit, bot, human
 
-RULES = ["greek,target=1,target_rule=higher-wins", "pisti,target=1", "partnership,target=1", "three-player,target=1",
-         "classic,target=1"]
+RULES = ["greek,target=1,target_rule=higher-wins", "pisti,target=1", "partnership,target=1",
+         "three-player,target=1", "classic,target=1"]
 MATCHES = 100
 AT_ONCE = 20
 
@@ -17,7 +17,7 @@ AT_ONCE = 20
 async def one_match(server: Server, index: int) -> tuple[Client, Client]:
     rules = RULES[index % len(RULES)]
     players = {"partnership": 4, "three-player": 3}.get(rules.split(",")[0], 2)
-    seats: list[Json] = [human(f"P{index}")] + [bot("greedy" if i % 2 else "random") for i in range(1, players)]
+    seats = [human(f"P{index}")] + [bot("greedy" if i % 2 else "random") for i in range(1, players)]
     created = server.create(seats, rules=rules)
     table_id = created["table"]["id"]
     watcher = await Client.connect(server, table_id, since=0)

@@ -6,7 +6,6 @@ import asyncio
 import random
 from collections.abc import Callable
 
-import httpx
 from serverkit import Client, Json, Replay, Server, audit, finished, history, human
 
 
