@@ -22,4 +22,7 @@ def main() -> None:
     app()
 
 
-from kseri.cli import rules_cmd  # noqa: E402,F401  (registers commands on ``app``)
+from kseri.cli import (  # noqa: E402  (registers commands on ``app``)
+    play_cmd,  # noqa: F401
+    rules_cmd,  # noqa: F401
+)
