@@ -12,7 +12,6 @@ import typer
 from kseri.agents import AGENTS
 from kseri.cli import app
 from kseri.rules import Rules, RulesError
-from kseri.tui.session import GameSession, SessionError, parse_seats
 
 DEFAULT_LEVEL = "expert" if "expert" in AGENTS else "greedy"
 
@@ -42,7 +41,7 @@ def play_command(
     resume: Annotated[Path | None, typer.Option(
         help="Continue the unfinished match saved in this file.")] = None,
     plain: Annotated[bool, typer.Option(
-        help="Line-by-line mode (also used when there is no full-screen terminal).")] = False,
+        "--plain", help="Line-by-line mode (also used when there is no full-screen terminal).")] = False,
     delay: Annotated[float, typer.Option(
         min=0.0, help="Seconds each bot play stays on screen before the next one "
         "(the plain mode waits only on a terminal).")] = 0.6,
@@ -50,6 +49,8 @@ def play_command(
         min=1, help="Work the master bot puts into a hint (default: its own).")] = None,
 ) -> None:
     """Play a match against bots in the terminal."""
+    from kseri.tui.session import GameSession, SessionError, parse_seats
+
     try:
         if resume is not None:
             session = GameSession.resume(resume, record_path=record)
@@ -76,7 +77,7 @@ def play_command(
 @app.command("show")
 def show_command(
     file: Annotated[Path, typer.Argument(help="A finished game record (kseri play --record FILE).")],
-    plain: Annotated[bool, typer.Option(help="Print the replay line by line.")] = False,
+    plain: Annotated[bool, typer.Option("--plain", help="Print the replay line by line.")] = False,
 ) -> None:
     """Replay a finished match step by step, every hand shown."""
     from kseri.tui.replay import ReplayError, print_replay, replay_steps

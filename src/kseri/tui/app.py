@@ -14,7 +14,7 @@ from rich.text import Text
 from textual import work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, RichLog, Static
 
@@ -278,7 +278,8 @@ class PlayApp(App[str | None]):
                          "  h hint · m memory", yours=True)
         else:
             self._status("")
-            self.set_timer(self.delay, self._round_over)
+            # Let the last play be seen before the score table covers the table.
+            self.set_timer(max(self.delay, 0.001), self._round_over)
 
     @work(exclusive=True, group="bot")
     async def _bot_turn(self) -> None:
@@ -439,7 +440,8 @@ class ReplayApp(App[None]):
     TITLE = "kseri show"
     CSS = """
     #topbar { height: 1; background: $primary-darken-1; padding: 0 1; }
-    #board { height: 1fr; padding: 1 2; }
+    #scroll { height: 1fr; }
+    #board { height: auto; padding: 1 2; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("right,space,n", "step(1)", "Next"),
@@ -458,7 +460,8 @@ class ReplayApp(App[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(id="topbar")
-        yield Static(id="board")
+        with VerticalScroll(id="scroll", can_focus=False):
+            yield Static(id="board")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -472,7 +475,13 @@ class ReplayApp(App[None]):
             f"kseri show · {replay.rules.name} rules · round {view.round_index + 1} · "
             f"step {self.position + 1} of {len(replay.steps)}"
         )
-        lines: list[Text] = [Text(step.caption, style="bold"), Text()]
+        lines: list[Text] = [Text(step.caption, style="bold")]
+        if step.event is not None and step.event.round_over:
+            if view.last_capturer is not None:
+                lines.append(Text(f"The rest of the centre goes to {replay.names[view.last_capturer]}."))
+            if view.winner is not None:
+                lines.append(Text(f"{replay.side_names[view.winner]} won the match.", style="bold green"))
+        lines.append(Text())
         width = max(len(name) for name in replay.names)
         for seat, seat_view in enumerate(step.views):
             marker = "▶ " if view.turn == seat else "  "
@@ -480,8 +489,9 @@ class ReplayApp(App[None]):
             line.append_text(cards_text(seat_view.hand) if seat_view.hand else Text("—", style="dim"))
             lines.append(line)
         lines.append(Text())
+        pile = centre_cards(view) if view.centre_size else []
         lines.append(Text.assemble(("Centre, bottom to top: ", "bold"),
-                                   cards_text(centre_cards(view)) or Text("empty", style="dim")))
+                                   cards_text(pile) if pile else Text("empty", style="dim")))
         lines.append(Text(f"Stock: {view.stock_size}"))
         for side, name in enumerate(replay.side_names):
             marks = f"  ({marks_summary(view.marks[side])})" if view.marks[side] else ""
@@ -490,8 +500,6 @@ class ReplayApp(App[None]):
         if step.event is not None and step.event.round_over:
             result = view.round_results[-1]
             board.append(score_table(result, view, replay.side_names))
-            if view.winner is not None:
-                board.append(Text(f"{replay.side_names[view.winner]} won the match.", style="bold green"))
         self.query_one("#board", Static).update(Group(*board))
 
     def action_step(self, delta: int) -> None:

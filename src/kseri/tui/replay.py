@@ -105,10 +105,12 @@ def print_replay(replay: Replay, out: TextIO = sys.stdout) -> None:
             for seat, seat_view in enumerate(step.views):
                 hand = " ".join(card.pretty() for card in seat_view.hand)
                 print(f"   {replay.names[seat]}: {hand}", file=out)
-            pile = " ".join(card.pretty() if card else "??" for card in centre_cards(view)) or "empty"
+            pile = " ".join(card.pretty() if card else "??" for card in centre_cards(view))
             print(f"   Centre, bottom to top: {pile}; stock {view.stock_size}", file=out)
         if step.event is not None and step.event.round_over:
             result = view.round_results[-1]
+            if view.last_capturer is not None:
+                print(f"   The rest of the centre goes to {replay.names[view.last_capturer]}.", file=out)
             for side, name in enumerate(replay.side_names):
                 print(f"   {name}: {breakdown_sentence(result, side)}.", file=out)
             print(f"   Match: {standings(view, replay.side_names)}.", file=out)
