@@ -32,7 +32,8 @@ async def settle(pilot: Pilot[str | None], app: PlayApp) -> None:
     raise AssertionError(f"the app did not settle (state {app.session.state})")
 
 
-def new_session(spec: str = "greek", seats: tuple[str, ...] = ("you", "greedy"), seed: int = 3) -> GameSession:
+def new_session(spec: str = "greek", seats: tuple[str, ...] = ("you", "greedy"),
+                seed: int = 3) -> GameSession:
     return GameSession.start(Rules.from_spec(spec), seats, seed)
 
 
@@ -90,14 +91,19 @@ async def test_mouse_arrows_memory_and_turns() -> None:
         await pilot.press("right", "right", "enter")
         await settle(pilot, app)
         assert hand[2] in [p.card for p in session.view().plays if p.seat == session.human]
-        assert "Memory aid" not in screen_text(app)
+        assert "Memory aid" not in screen_text(app) and "Last plays" in screen_text(app)
         await pilot.press("m")
         text = screen_text(app)
-        assert "Memory aid" in text and "Seen this round" in text
-        for play in session.view().plays:
-            assert play.card.pretty()[-1] in text
+        assert "Memory aid" in text and "Seen this round" in text and "Last plays" not in text
+        view = session.view()
+        seen = re.search(r"Seen this round \((\d+) cards\)", text)
+        assert seen and int(seen.group(1)) == len(view.plays) + len(view.centre_dealt)
+        for play in view.plays:  # each card played is listed under its suit
+            suit = play.card.pretty()[-1]
+            rank = play.card.pretty()[:-1]
+            assert re.search(rf"{suit} [^│]*\b{rank}\b", text)
         await pilot.press("m")
-        assert "Memory aid" not in screen_text(app)
+        assert "Memory aid" not in screen_text(app) and "Last plays" in screen_text(app)
 
 
 async def test_partnership_table_shows_every_seat() -> None:

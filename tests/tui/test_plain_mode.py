@@ -64,7 +64,7 @@ def test_a_card_can_be_named(kseri_env: dict[str, str]) -> None:
     first = run_kseri(["play", "--plain", *FAST], kseri_env, "")
     hand = re.search(r"Your hand: 1\) (\S+)", first.stdout)
     assert hand
-    card = hand.group(1).replace("10", "T").replace("♣", "c").replace("♦", "d").replace("♥", "h").replace("♠", "s")
+    card = hand.group(1).replace("10", "T").translate(str.maketrans("♣♦♥♠", "cdhs"))
     done = run_kseri(["play", "--plain", *FAST], kseri_env, f"{card.lower()}\n")
     assert f"You play {hand.group(1)} on " in done.stdout
     missing = run_kseri(["play", "--plain", *FAST], kseri_env, "2c\n")

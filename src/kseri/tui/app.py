@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import signal
 import time
+from collections import deque
 from typing import ClassVar
 
 from rich.console import Group
@@ -16,7 +17,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, RichLog, Static
+from textual.widgets import Footer, Static
 
 from kseri.agents import centre_cards
 from kseri.engine import Phase, View
@@ -39,19 +40,19 @@ Screen { layout: vertical; }
 .opponent { width: 1fr; height: 3; border: round $panel-lighten-2; padding: 0 1; }
 .opponent.turn { border: heavy $accent; }
 #middle { height: 1fr; }
-#table { width: 1fr; padding: 0 1; }
+#table { width: 1fr; padding: 0 1; align: left middle; }
 #centre-row { height: 5; }
 #centre-info { width: 1fr; padding: 0 2; }
 #last-play { height: auto; margin-top: 1; }
 #side { width: 42; }
-#memory { display: none; height: auto; border: round $panel-lighten-2; padding: 0 1; }
-#memory.shown { display: block; }
-#log { height: 1fr; border: round $panel-lighten-2; scrollbar-size-vertical: 1; }
+#memory, #recent { height: auto; max-height: 100%; border: round $panel-lighten-2; padding: 0 1; }
+#side.remembering #recent, #memory { display: none; }
+#side.remembering #memory { display: block; }
 #status { height: 1; padding: 0 1; background: $boost; }
 #status.yours { background: $accent 30%; text-style: bold; }
 #bottom { height: 5; }
 #hand { width: auto; height: 5; padding: 0 1; }
-#scores { width: 1fr; height: 5; padding: 0 1; }
+#scores { width: 1fr; max-width: 56; height: 5; padding: 0 1; }
 RoundOver { align: center middle; }
 #dialog { width: 78; max-width: 100%; height: auto; max-height: 100%; border: thick $accent;
           background: $surface; padding: 0 2; }
@@ -117,6 +118,7 @@ class PlayApp(App[str | None]):
         self.hint_card: int | None = None
         self._screen_open = False
         self._signals: list[int] = []
+        self._recent: deque[Text] = deque(maxlen=session.rules.players + 1)
 
     # -- layout ----------------------------------------------------------------------------
 
@@ -135,7 +137,7 @@ class PlayApp(App[str | None]):
                 yield Static(id="last-play")
             with Vertical(id="side"):
                 yield Static(id="memory")
-                yield RichLog(id="log", wrap=True, min_width=20, max_lines=500)
+                yield Static(id="recent")
         yield Static(id="status")
         with Horizontal(id="bottom"):
             with Horizontal(id="hand"):
@@ -145,10 +147,8 @@ class PlayApp(App[str | None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        log = self.query_one("#log", RichLog)
-        log.can_focus = False
-        log.border_title = "Plays"
-        self.query_one("#memory", Static).border_title = "Memory aid (m hides it)"
+        self.query_one("#recent", Static).border_title = "Last plays"
+        self.query_one("#memory", Static).border_title = "Memory aid (m: last plays)"
         loop = asyncio.get_running_loop()
         for signum in (getattr(signal, "SIGHUP", None), signal.SIGTERM):
             if signum is not None:
@@ -166,10 +166,7 @@ class PlayApp(App[str | None]):
 
     def _start_match(self) -> None:
         session = self.session
-        log = self.query_one("#log", RichLog)
-        log.clear()
-        names = ", ".join(session.names)
-        log.write(Text(f"{session.rules.name} rules: {names}. Seed {session.seed}.", style="dim"))
+        self._recent.clear()
         self._log_deal(session.view())
         self._advance()
 
@@ -195,9 +192,8 @@ class PlayApp(App[str | None]):
         self._draw_centre(view)
         self._draw_hand(view)
         self._draw_scores(view)
-        memory = self.query_one("#memory", Static)
-        if memory.has_class("shown"):
-            memory.update(Text("\n").join(memory_lines(view)))
+        if self.query_one("#side").has_class("remembering"):
+            self.query_one("#memory", Static).update(Text("\n").join(memory_lines(view)))
 
     def _draw_centre(self, view: View) -> None:
         self.query_one("#centre-card", CardFace).show(view.centre_top)
@@ -241,10 +237,14 @@ class PlayApp(App[str | None]):
         status.set_class(yours, "yours")
 
     def _log_deal(self, view: View) -> None:
-        log = self.query_one("#log", RichLog)
         dealer = self.session.names[view.dealer]
-        log.write(Text(f"Round {view.round_index + 1}: {dealer} deals.", style="bold"))
-        log.write(Text.assemble("Centre: ", cards_text(centre_cards(view))))
+        self._note(Text(f"Round {view.round_index + 1}: {dealer} deals.", style="bold"))
+        self._note(Text.assemble("Centre: ", cards_text(centre_cards(view))))
+
+    def _note(self, line: Text) -> None:
+        """Add a line to the last plays (only the last few stay: players remember, not look)."""
+        self._recent.append(line)
+        self.query_one("#recent", Static).update(Text("\n").join(self._recent))
 
     def _show_event(self, event: PlayEvent) -> None:
         session = self.session
@@ -252,13 +252,13 @@ class PlayApp(App[str | None]):
         last = Text(sentence, style="bold")
         self.query_one("#last-play", Static).update(last)
         line = Text.assemble(card_text(event.card, bold=True), " ", sentence)
-        self.query_one("#log", RichLog).write(line)
+        self._note(line)
         for mark in event.marks:
             who = session.names[event.seat]
             title = "Kseri!" if "kseri" in mark.kind else "Bonus"
             self.notify(f"{who}: {marks_summary([mark])}", title=title)
         if event.dealt:
-            self.query_one("#log", RichLog).write(Text("New cards are dealt.", style="dim"))
+            self._note(Text("New cards are dealt.", style="dim"))
 
     # -- the flow of the game --------------------------------------------------------------
 
@@ -378,11 +378,9 @@ class PlayApp(App[str | None]):
             self._draw_hand(self.session.view())
 
     def action_memory(self) -> None:
-        """Show or hide the memory aid (the cards seen this round)."""
-        memory = self.query_one("#memory", Static)
-        memory.toggle_class("shown")
-        if memory.has_class("shown"):
-            memory.update(Text("\n").join(memory_lines(self.session.view())))
+        """Show the memory aid (the cards seen this round) instead of the last plays, or back."""
+        self.query_one("#side").toggle_class("remembering")
+        self._redraw(self.session.view())
 
     def action_hint(self) -> None:
         """Ask the master bot for its estimate of each play."""

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from rich.text import Text
 
 from kseri.agents import centre_cards
-from kseri.cards import DIAMONDS, HEARTS, RANK_NAMES, SUIT_SYMBOLS, TEN, Card
+from kseri.cards import DIAMONDS, HEARTS, JACK, RANK_NAMES, SUIT_SYMBOLS, TEN, Card
 from kseri.engine import KSERI_KINDS, Mark, RoundResult, View
 from kseri.tui.session import PlayEvent
 
@@ -95,6 +95,8 @@ def memory_lines(view: View) -> list[Text]:
     for suit, symbol in enumerate(SUIT_SYMBOLS):
         ranks = " ".join(rank_text(c.rank) for c in seen if c.suit == suit) or "—"
         lines.append(Text(f" {symbol} {ranks}", style="red" if suit in (DIAMONDS, HEARTS) else ""))
+    jacks = sum(1 for c in seen if c.rank == JACK)
+    lines.append(Text(f"Jacks seen: {jacks} of {4 * view.rules.decks}"))
     pile = centre_cards(view)
     line = Text("Centre, bottom to top: ", style="bold")
     if not pile:
