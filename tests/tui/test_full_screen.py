@@ -8,6 +8,7 @@ import re
 from rich.console import Console
 from textual.pilot import Pilot
 
+from kseri.records import load_record
 from kseri.rules import Rules
 from kseri.tui.app import PlayApp, ReplayApp, RoundOver
 from kseri.tui.replay import replay_steps
@@ -159,3 +160,36 @@ async def test_replay_steps_through_a_finished_match(tmp_path: object) -> None:
         await pilot.press("end")
         text = screen_text(app)
         assert "won the match" in text and "Point cards" in text
+
+
+async def test_the_winner_and_another_match(tmp_path: object) -> None:
+    from pathlib import Path
+
+    record = Path(str(tmp_path)) / "short.json"
+    session = GameSession.start(Rules.from_spec("greek,target=5,target_rule=higher-wins"), ("you", "greedy"),
+                                10, record_path=record)
+    assert session.view().dealer == 0  # so the round's last card is ours
+    while True:  # play up to it
+        view = session.view()
+        if session.state == "human" and view.stock_size == 0 and sum(view.hand_sizes) == 1:
+            break
+        if session.state == "human":
+            session.play(view.hand[0])
+        else:
+            session.play_bot(session.choose_bot())
+    app = PlayApp(session, delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("1")
+        await settle(pilot, app)
+        view = session.view()
+        assert session.state == "match-over" and view.winner is not None
+        text = screen_text(app)
+        assert ("You win the match!" if view.winner == 0 else "Greedy wins the match!") in text
+        assert "Play again? y / n" in text and "Record saved: " in text
+        assert load_record(record)["complete"] is True
+        await pilot.press("y")
+        await settle(pilot, app)
+        assert app.session is not session and app.session.view().round_index == 0
+        assert app.session.record_path == record.with_name("short-again-2.json")
+        assert len(app.session.view().hand) == 6 and "round 1" in screen_text(app)

@@ -101,7 +101,8 @@ def score_table(result: RoundResult, view: View, side_names: Sequence[str]) -> T
     for label, cells in breakdown_rows(result, len(side_names)):
         style = "bold" if label == "Round" else ("dim" if label.startswith(" ") else "")
         table.add_row(Text(label.strip() if style != "dim" else "  cards", style=style),
-                      *(Text(cell, style=style) for cell in cells))
+                      *(Text(cell, style=style, justify="left" if style == "dim" else "right")
+                        for cell in cells))
     table.add_section()
     table.add_row(Text(f"Match (to {view.target})", style="bold"),
                   *(Text(str(total), style="bold") for total in view.totals))
