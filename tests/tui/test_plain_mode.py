@@ -41,6 +41,9 @@ def test_a_whole_match_is_played_scored_and_recorded(tmp_path: Path, kseri_env: 
     assert shown.returncode == 0, shown.stderr
     assert shown.stdout.count(": Greedy deals.") + shown.stdout.count(": You deal") >= 1
     assert f"{winner} won the match." in shown.stdout
+    again = run_kseri(["play", "--plain", "--resume", str(record)], kseri_env)
+    assert again.returncode == 2
+    assert f"the match in {record} is over; replay it with: kseri show {record}" in again.stderr
 
 
 def test_bad_input_is_explained_and_the_game_goes_on(tmp_path: Path, kseri_env: dict[str, str]) -> None:
@@ -58,6 +61,8 @@ def test_bad_input_is_explained_and_the_game_goes_on(tmp_path: Path, kseri_env: 
     assert path.is_relative_to(Path(kseri_env["XDG_DATA_HOME"]))
     record = json.loads(path.read_text(encoding="utf-8"))
     assert record["complete"] is False and record["names"] == ["you", "greedy"]
+    secret = run_kseri(["show", "--plain", str(path)], kseri_env)
+    assert secret.returncode == 2 and "is not over (hands stay hidden until it is)" in secret.stderr
 
 
 def test_a_card_can_be_named(kseri_env: dict[str, str]) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from pathlib import Path
@@ -65,7 +66,8 @@ def play_command(
 
         message = PlayApp(session, delay=delay, hint_iterations=hint_iterations).run()
         if message:
-            typer.echo(message)
+            with contextlib.suppress(OSError):  # the terminal may be gone (a hang-up)
+                typer.echo(message)
         return
     from kseri.tui.plain import PlainGame
 

@@ -44,7 +44,7 @@ Screen { layout: vertical; }
 #centre-row { height: 5; }
 #centre-info { width: 1fr; padding: 0 2; }
 #last-play { height: auto; margin-top: 1; }
-#side { width: 42; }
+#side { width: 42; align: left top; }
 #memory, #recent { height: auto; max-height: 100%; border: round $panel-lighten-2; padding: 0 1; }
 #side.remembering #recent, #memory { display: none; }
 #side.remembering #memory { display: block; }

@@ -131,8 +131,12 @@ class PlainGame:
             if view.centre_top is not None else "empty"
         others = ", ".join(f"{name} {view.hand_sizes[seat]}" for seat, name in enumerate(session.names)
                            if seat != session.human)
-        self.say(f"-- Round {view.round_index + 1}. Centre: {top}. Stock: {view.stock_size}. "
-                 f"Cards in hand: {others}.")
+        if view.face_down:
+            top += f" ({view.face_down} face down)"
+        stock = f"Stock: {view.stock_size}"
+        if view.shown is not None:
+            stock += f", its bottom card {view.shown.pretty()}"
+        self.say(f"-- Round {view.round_index + 1}. Centre: {top}. {stock}. Cards in hand: {others}.")
         captured = []
         for side, name in enumerate(session.side_names()):
             marks = f" ({marks_summary(view.marks[side])})" if view.marks[side] else ""
@@ -173,7 +177,8 @@ class PlainGame:
         except SessionError as error:
             self.say(f"No hint: {error}.")
             return True
-        self.say("Hint, best first: " + ", ".join(f"{c.pretty()} {v:+.1f}" for c, v in estimates))
+        self.say("Hint, best first (points the master expects for your side over the others): "
+                 + ", ".join(f"{c.pretty()} {v:+.1f}" for c, v in estimates))
         return True
 
     def _memory(self) -> bool:

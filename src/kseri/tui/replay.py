@@ -57,15 +57,15 @@ def replay_steps(path: Path) -> Replay:
         raise ReplayError(f"cannot read {path}: {error.strerror or error}") from None
     except ValueError as error:
         raise ReplayError(f"{path} is not a kseri game record: {error}") from None
-    if not record.get("complete"):
-        raise ReplayError(
-            f"the match in {path} is not over (hands stay hidden until it is); "
-            f"continue it with: kseri play --resume {path}"
-        )
     try:
         final = match_from_record(record)
     except (ValueError, KeyError, TypeError) as error:
         raise ReplayError(f"{path} is not a valid kseri game record: {error}") from None
+    if not final.is_over():
+        raise ReplayError(
+            f"the match in {path} is not over (hands stay hidden until it is); "
+            f"continue it with: kseri play --resume {path}"
+        )
     rules = final.rules
     names = _names(record, rules.players)
     sides = tuple(

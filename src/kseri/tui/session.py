@@ -156,7 +156,11 @@ class GameSession:
             raise SessionError(f"cannot read {path}: {error.strerror or error}") from None
         except ValueError as error:
             raise SessionError(f"{path} is not a kseri game record: {error}") from None
-        if record.get("complete"):
+        try:
+            match = match_from_record(record)
+        except (ValueError, KeyError, TypeError) as error:
+            raise SessionError(f"{path} is not a valid kseri game record: {error}") from None
+        if match.is_over():
             raise SessionError(f"the match in {path} is over; replay it with: kseri show {path}")
         specs = record.get("names") or []
         if specs.count(HUMAN) != 1 or any(s != HUMAN and s not in AGENTS for s in specs):
@@ -164,10 +168,6 @@ class GameSession:
                 f"{path} was not saved by kseri play (its seats are {specs!r}); "
                 "kseri play resumes games of one player against bots"
             )
-        try:
-            match = match_from_record(record)
-        except (ValueError, KeyError, TypeError) as error:
-            raise SessionError(f"{path} is not a valid kseri game record: {error}") from None
         return cls(match, specs, record_path=record_path or path)
 
     # -- reading ----------------------------------------------------------------------------
