@@ -30,6 +30,7 @@ from kseri.tui.text import (
     marks_summary,
     memory_lines,
     plural,
+    standings,
 )
 from kseri.tui.widgets import CardFace, cards_text, score_table
 
@@ -494,6 +495,7 @@ class ReplayApp(App[None]):
         for side, name in enumerate(replay.side_names):
             marks = f"  ({marks_summary(view.marks[side])})" if view.marks[side] else ""
             lines.append(Text(f"{name}: {plural(view.captured_sizes[side], 'card')} captured{marks}"))
+        lines.append(Text(f"Match: {standings(view, replay.side_names)}", style="bold"))
         board: list[Text | Table] = [Text("\n").join(lines)]
         if step.event is not None and step.event.round_over:
             result = view.round_results[-1]
