@@ -23,9 +23,20 @@ def kseri_env(tmp_path: Path) -> dict[str, str]:
     return env
 
 
-def run_kseri(args: list[str], env: dict[str, str], stdin: str = "") -> subprocess.CompletedProcess[str]:
-    """Run ``python -m kseri ARGS`` to its end with ``stdin``."""
-    return subprocess.run(
-        [sys.executable, "-m", "kseri", *args], input=stdin, env=env, capture_output=True,
-        text=True, encoding="utf-8", timeout=60, check=False,
-    )
+class Kseri:
+    """Runs ``python -m kseri ARGS`` to its end with some standard input."""
+
+    def __init__(self, env: dict[str, str]) -> None:
+        self.env = env
+
+    def __call__(self, args: list[str], stdin: str = "") -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "kseri", *args], input=stdin, env=self.env, capture_output=True,
+            text=True, encoding="utf-8", timeout=60, check=False,
+        )
+
+
+@pytest.fixture
+def run_kseri(kseri_env: dict[str, str]) -> Kseri:
+    """``run_kseri(["play", "--plain"], "1\\n")``: the command's result, output as text."""
+    return Kseri(kseri_env)
