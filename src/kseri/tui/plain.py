@@ -27,6 +27,7 @@ class PlainGame:
         self.hint_iterations = hint_iterations
         self._out = out
         self._inp = inp
+        self._printed: tuple[str, int, int] | None = None
 
     def say(self, text: str = "") -> None:
         """Print a line at once (a pipe must see it before the next prompt)."""
@@ -94,7 +95,10 @@ class PlainGame:
 
     def _human_turn(self) -> bool:
         view = self.session.view()
-        self._print_state(view)
+        moment = (self.session.seed, view.round_index, len(view.plays))
+        if moment != self._printed:  # after a hint, memory or save, only the question again
+            self._print_state(view)
+            self._printed = moment
         hand = view.hand
         answer = self.ask(PROMPT.format(n=len(hand)))
         command = answer.lower()
