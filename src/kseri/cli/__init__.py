@@ -22,7 +22,5 @@ def main() -> None:
     app()
 
 
-from kseri.cli import (  # noqa: E402  (registers commands on ``app``)
-    play_cmd,  # noqa: F401
-    rules_cmd,  # noqa: F401
-)
+# Each command module registers its commands on ``app``.
+from kseri.cli import bench_cmd, play_cmd, records_cmd, rules_cmd, serve_cmd  # noqa: E402,F401
