@@ -10,7 +10,9 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 export async function loadDeck() {
   const response = await fetch("/static/cards/deck.svg");
   const holder = document.createElement("div");
-  holder.hidden = true;
+  // Not display:none: Chromium does not paint patterns defined inside a hidden element.
+  holder.style.cssText = "position:absolute;width:0;height:0;overflow:hidden";
+  holder.setAttribute("aria-hidden", "true");
   holder.innerHTML = await response.text();
   document.body.prepend(holder);
 }
@@ -77,10 +79,10 @@ export function cardSvg(code) {
   svg.classList.add(`suit-${suit}`);
   svg.append(el("rect", { x: 1, y: 1, width: 98, height: 138, rx: 9, class: "card-edge card-face" }));
   if ("JQK".includes(rank)) {
-    svg.append(el("rect", { x: 27, y: 22, width: 66, height: 96, rx: 5, class: "court-frame" }));
-    const letter = el("text", { x: 60, y: 83, class: "court-letter", "text-anchor": "middle", "font-size": 50 });
+    svg.append(el("rect", { x: 30, y: 14, width: 40, height: 112, rx: 5, class: "court-frame" }));
+    const letter = el("text", { x: 50, y: 87, class: "court-letter", "text-anchor": "middle", "font-size": 40 });
     letter.textContent = rank;
-    svg.append(letter, suitUse(suit, 47, 30, 26), suitUse(suit, 47, 84, 26, true));
+    svg.append(letter, suitUse(suit, 38, 22, 24), suitUse(suit, 38, 94, 24, true));
   } else if (rank === "A") {
     svg.append(suitUse(suit, 30, 42, 56));
   } else {

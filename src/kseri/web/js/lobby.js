@@ -177,7 +177,10 @@ export class LobbyScreen {
     const form = h("form", { class: "panel new-game", "aria-labelledby": "new-game-title", onsubmit: (e) => this.create(e) },
       h("h2", { id: "new-game-title" }, t("lobby.newGame")),
       h("label", { class: "field" }, h("span", {}, t("lobby.yourName")),
-        h("input", { id: "player-name", type: "text", maxlength: 24, autocomplete: "nickname", value: playerName(), placeholder: t("lobby.namePlaceholder") })),
+        h("input", {
+          id: "player-name", type: "text", maxlength: 24, autocomplete: "nickname", value: playerName(),
+          placeholder: t("lobby.namePlaceholder"), oninput: (e) => setPlayerName(e.target.value.trim()),
+        })),
       h("fieldset", {},
         h("legend", {}, t("lobby.against")),
         h("div", { class: "choices two" },

@@ -111,7 +111,7 @@ export class TableScreen {
   }
 
   onError(message) {
-    if (message.code === "bad-token" || message.code === "not-seated") {
+    if (message.code === "bad-token") {
       dropSeat(this.tableId);
       this.connection.close();
       this.seat = null;
@@ -170,7 +170,7 @@ export class TableScreen {
 
   myTurn() {
     return this.view && this.seat !== null && this.view.turn === this.seat && this.view.phase === "playing"
-      && this.table.status === "playing" && !this.queue.length && !this.draining;
+      && this.table.status === "playing" && !this.queue.length;
   }
 
   play(card) {
@@ -298,6 +298,8 @@ export class TableScreen {
       text = t("event.roundEnd", { n: this.view.round + 1 });
     } else if (event.kind === "match-end") {
       text = t("event.matchEnd", { side: this.sideName(event.winner) });
+    } else if (event.kind === "rematch") {
+      text = t("event.rematch");
     } else if (event.kind === "seat") {
       const info = this.table.seats[event.seat];
       text = t(info && info.connected ? "event.seatOn" : "event.seatOff", { name: this.nameOf(event.seat) });
@@ -381,7 +383,9 @@ export class TableScreen {
       ? [...this.root.querySelectorAll(".hand .card-button")].indexOf(active) : -1;
     const screen = h("div", { class: "table-screen" });
     if (!this.table || !this.view) {
-      screen.append(h("p", { class: "loading" }, t("table.loading")), this.renderConnectionBadge());
+      // Before the first deal there is no view yet: only the seats and the invitation.
+      screen.append(h("div", { class: "topline" }, h("span", { class: "turn-status" }, t("table.waitingStatus")), this.renderConnectionBadge()));
+      screen.append(this.table && this.table.status === "waiting" ? this.renderWaiting() : h("p", { class: "loading" }, t("table.loading")));
       this.root.replaceChildren(screen);
       return;
     }
@@ -393,8 +397,8 @@ export class TableScreen {
       h("p", { class: "last-play", id: "last-play" }, this.lastPlayText || "\u00a0"),
       this.renderNoticeLine(),
       this.seat !== null ? this.renderMe() : h("p", { class: "spectating" }, t("table.watching")),
-      this.showMemory && this.table.casual ? this.renderMemory() : null,
     );
+    if (this.showMemory && this.table.casual && this.seat !== null) screen.append(this.renderMemory());
     const panel = this.renderPanel();
     if (panel) screen.append(panel);
     this.root.replaceChildren(screen);
@@ -555,7 +559,7 @@ export class TableScreen {
     const casual = this.table.casual;
     return h("section", { class: `me${view.turn === this.seat ? " turn" : ""}`, "data-seat": this.seat, "aria-label": t("table.you") },
       h("div", { class: "me-head" },
-        h("span", { class: "opponent-name" }, playerName() || t("seat.you")),
+        h("span", { class: "opponent-name" }, (this.table.seats[this.seat] || {}).name || t("seat.you")),
         view.dealer === this.seat && h("span", { class: "tag dealer", title: t("table.dealer") }, t("table.dealerShort")),
         h("span", { class: "your-turn-flag", "aria-hidden": "true" }, turn ? t("table.yourTurnShort") : ""),
         casual && h("button", { type: "button", id: "hint-button", class: "small", disabled: !turn, onclick: () => this.askHint(), "aria-keyshortcuts": "H" }, t("hint.button")),
@@ -567,7 +571,7 @@ export class TableScreen {
             this.render();
           },
         }, t("memory.button"))),
-      h("ul", { class: "hand", "aria-label": tn("table.yourHand", view.hand.length) }, cards),
+      h("ul", { class: "hand", style: `--n:${Math.max(view.hand.length, 2)}`, "aria-label": tn("table.yourHand", view.hand.length) }, cards),
       h("p", { class: "keys-help muted" }, t("table.keysHelp")));
   }
 
@@ -614,7 +618,8 @@ export class TableScreen {
             h("span", {}, t("round.cut")), h("input", { id: "cut-text", type: "text", maxlength: 64, placeholder: t("round.cutPlaceholder") }),
             h("small", {}, t("round.cutHelp"))),
           waitingOthers
-            ? h("p", { class: "muted", role: "status" }, t("round.waitingOthers"))
+            ? h("p", { class: "muted", role: "status" }, t("round.waitingOthers"), " ",
+              this.table.seats.filter((s) => s.kind === "human" && !s.ready).map((s) => seatName(s)).join(", "))
             : h("button", { type: "button", class: "primary big", id: "next-round", onclick: () => this.ready() }, t("round.next"))));
     }
     return null;
