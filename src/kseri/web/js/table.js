@@ -381,7 +381,7 @@ export class TableScreen {
     const focusId = active && this.root.contains(active) ? active.id : null;
     const handFocus = active && active.classList && active.classList.contains("card-button")
       ? [...this.root.querySelectorAll(".hand .card-button")].indexOf(active) : -1;
-    const screen = h("div", { class: "table-screen" });
+    const screen = h("div", { class: "table-screen", "data-seq": this.seq ?? "" });
     if (!this.table || !this.view) {
       // Before the first deal there is no view yet: only the seats and the invitation.
       screen.append(h("div", { class: "topline" }, h("span", { class: "turn-status" }, t("table.waitingStatus")), this.renderConnectionBadge()));
