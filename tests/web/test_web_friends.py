@@ -51,3 +51,18 @@ def test_invite_link_and_a_round_between_two_browsers(
     assert sum(int(score) for score in host_scores) >= 22
     for page in pages:
         expect(page.locator("#next-round")).to_be_visible()
+
+    # A third person with the link finds every seat taken and watches: no hand, the same score.
+    watcher = page_errors.watch(new_context(DESKTOP).new_page())
+    watcher.goto(link)
+    expect(watcher.locator(".spectating")).to_have_text("You are watching this table.")
+    expect(watcher.locator(".hand")).to_have_count(0)
+    expect(watcher.locator(".opponent")).to_have_count(2)
+    assert watcher.locator(".breakdown .match-total td").all_inner_texts() == host_scores
+
+    # Both ready: the next round is dealt to both.
+    for page in pages:
+        page.click("#next-round")
+    for page in pages:
+        expect(page.locator(".hand .card-button")).to_have_count(6)
+        expect(page.locator(".round-label")).to_have_text("Round 2")

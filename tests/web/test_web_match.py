@@ -39,15 +39,24 @@ def test_whole_match_against_a_bot(
     expect(page.locator(".opponent")).to_have_count(1)
     expect(page.locator(".opponent .mini-hand")).to_be_visible()
     expect(page.locator("#centre-pile")).to_have_attribute(
-        "aria-label", re.compile(r"Centre pile: .+ on top, \d+ cards"))
+        "aria-label", re.compile(r"Centre pile: .+ (on top, \d+ cards|the only card)|The centre is empty"))
     expect(page.locator(".stock")).to_have_attribute("aria-label", re.compile(r"Stock: \d+ cards"))
     expect(page.locator(".scoreboard")).to_contain_text("Playing to 30")
     expect(page.locator("#hint-button")).to_be_visible()
 
     page.wait_for_selector(".table-screen.my-turn")
+    played = page.locator(".hand .card-button").first.get_attribute("data-card") or ""
     play_one(page, "click")
     expect(page.locator("#announcer")).to_contain_text("You played")
     expect(page.locator(".last-play")).not_to_be_empty()
+    # The memory aid (a casual table): the card just played is struck out.
+    page.click("#memory-button")
+    expect(page.locator("#memory")).to_be_visible()
+    rank = "10" if played[0] == "T" else played[0]
+    suit = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}[played[1]]
+    names = {"J": "Jack", "Q": "Queen", "K": "King", "A": "Ace"}
+    cell = page.locator(f'#memory td[aria-label="{names.get(rank, rank)} of {suit}: played"]')
+    expect(cell).to_have_class("gone")
     screenshot(page, "table")
 
     play_until(page, ".match-end", how="click", limit_s=150)

@@ -25,3 +25,19 @@ def test_phone_viewport(server: str, new_context: ContextFactory, page_errors: P
     play_one(page, "tap")
     expect(page.locator(".hand .card-button")).to_have_count(5)
     screenshot(page, "table-phone")
+
+    # The four-colour option: diamonds turn blue and clubs green; hearts and spades stay.
+    def suit_colours() -> dict[str, str]:
+        colours: dict[str, str] = page.evaluate("""() => Object.fromEntries(['C', 'D', 'H', 'S'].map(s => {
+            const probe = document.createElement('span'); probe.className = 'suit-' + s;
+            document.body.append(probe); const colour = getComputedStyle(probe).color; probe.remove();
+            return [s, colour]; }))""")
+        return colours
+
+    two = suit_colours()
+    assert two["D"] == two["H"] and two["C"] == two["S"]
+    page.check("#four-colour")
+    four = suit_colours()
+    assert len(set(four.values())) == 4, four
+    page.reload()
+    expect(page.locator("#four-colour")).to_be_checked()

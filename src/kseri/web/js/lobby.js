@@ -41,6 +41,7 @@ export class LobbyScreen {
       overrides: {},
       casual: null,
       publicTable: true,
+      clock: null,
     };
     this.error = "";
     this.busy = false;
@@ -121,7 +122,7 @@ export class LobbyScreen {
       const created = await api("POST", "/api/tables", {
         rules: this.ruleSpec(),
         seats,
-        clock: null,
+        clock: this.form.clock,
         casual: this.casual(),
         public: this.form.opponents === "bots" ? false : this.form.publicTable,
       });
@@ -203,6 +204,13 @@ export class LobbyScreen {
       h("label", { class: "check" },
         h("input", { type: "checkbox", id: "casual", checked: this.casual(), onchange: (e) => this.set({ casual: e.target.checked }) }),
         h("span", {}, t("lobby.casual"), h("small", {}, t("lobby.casualHelp")))),
+      h("label", { class: "field clock-field" }, h("span", {}, t("lobby.clock")),
+        h("input", {
+          type: "number", id: "clock", min: 5, max: 3600, step: 1, inputmode: "numeric", value: f.clock ?? "",
+          placeholder: t("lobby.clockNone"),
+          onchange: (e) => { f.clock = e.target.value.trim() === "" ? null : Math.min(3600, Math.max(5, Number.parseInt(e.target.value, 10))); },
+        }),
+        h("small", {}, t("lobby.clockHelp"))),
       f.opponents === "friends" && h("label", { class: "check" },
         h("input", { type: "checkbox", id: "public", checked: f.publicTable, onchange: (e) => this.set({ publicTable: e.target.checked }) }),
         h("span", {}, t("lobby.public"), h("small", {}, t("lobby.publicHelp")))),

@@ -66,6 +66,7 @@ export class TableScreen {
   destroy() {
     document.removeEventListener("keydown", this.keyHandler);
     if (this.connection) this.connection.close();
+    clearInterval(this.clockTimer);
   }
 
   refresh() {
@@ -91,6 +92,7 @@ export class TableScreen {
       case "welcome":
         this.table = message.table;
         this.seat = message.seat;
+        if (this.table.clock && !this.clockTimer) this.clockTimer = setInterval(() => this.tickClock(), 1000);
         this.render();
         break;
       case "state":
@@ -145,6 +147,7 @@ export class TableScreen {
     this.fairness = message.fairness;
     if (this.view && this.view.seat !== undefined && this.view.seat !== null) this.seat = this.view.seat;
     this.rememberCommitment();
+    if (!previous || previous.turn !== this.view.turn || (event && event.kind === "play")) this.turnSince = Date.now();
     this.hint = null;
     if (event) this.describe(event);
     if (animate && event.taken > 0) {
@@ -400,7 +403,7 @@ export class TableScreen {
     );
     if (this.showMemory && this.table.casual && this.seat !== null) screen.append(this.renderMemory());
     const panel = this.renderPanel();
-    if (panel) screen.append(panel);
+    if (panel) screen.append(h("div", { class: "backdrop", "aria-hidden": "true" }), panel);
     this.root.replaceChildren(screen);
     screen.classList.toggle("my-turn", this.myTurn());
     // Keep the keyboard where it was: same control, or the card now at the same place.
@@ -457,11 +460,23 @@ export class TableScreen {
       this.renderConnectionBadge());
   }
 
-  renderClock() {
+  /** The seconds left for the play due (the table's clock counts from when this page saw the turn begin). */
+  clockLeft() {
     const clock = this.table.clock;
-    if (clock === null || clock === undefined) return null;
-    const text = typeof clock === "object" ? Object.entries(clock).map(([k, v]) => `${k}: ${v}`).join(" · ") : String(clock);
-    return h("span", { class: "clock", id: "clock", "aria-label": t("table.clock") }, "⏱ ", text);
+    if (!clock || !this.view || this.view.turn === null || this.view.phase !== "playing") return null;
+    return Math.max(0, Math.ceil(clock - (Date.now() - (this.turnSince || Date.now())) / 1000));
+  }
+
+  renderClock() {
+    const left = this.clockLeft();
+    if (left === null) return null;
+    return h("span", { class: `clock${left <= 5 ? " low" : ""}`, id: "clock", role: "timer", "aria-label": t("table.clockLeft", { n: left }) },
+      h("span", { "aria-hidden": "true" }, `⏱ ${left}s`));
+  }
+
+  tickClock() {
+    const node = this.root.querySelector("#clock");
+    if (node) node.replaceWith(this.renderClock() || "");
   }
 
   renderScoreboard() {
@@ -521,7 +536,7 @@ export class TableScreen {
     const top = override ? override.top : view.centre_top;
     const size = override ? override.size : view.centre_size;
     const under = override ? override.under : null;
-    const pileLabel = size === 0 ? t("centre.empty") : t("centre.label", { card: cardName(top), n: size });
+    const pileLabel = size === 0 ? t("centre.empty") : tn("centre.label", size, { card: cardName(top) });
     const layers = Math.min(Math.max(size - 1, 0), 3);
     const pile = h("div", { class: "pile", id: "centre-pile", role: "img", "aria-label": pileLabel },
       Array.from({ length: layers }, (_, i) => h("span", { class: "pile-layer", style: `--i:${i + 1}` }, cardSvg(null))),
