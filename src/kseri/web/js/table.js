@@ -303,9 +303,10 @@ export class TableScreen {
       text = t("event.matchEnd", { side: this.sideName(event.winner) });
     } else if (event.kind === "rematch") {
       text = t("event.rematch");
-    } else if (event.kind === "seat") {
-      const info = this.table.seats[event.seat];
-      text = t(info && info.connected ? "event.seatOn" : "event.seatOff", { name: this.nameOf(event.seat) });
+    } else if (event.kind === "seat" && event.seat !== this.seat) {
+      text = t(event.state === "left" ? "event.seatOff" : event.state === "joined" ? "event.seatJoined" : "event.seatOn", { name: this.nameOf(event.seat) });
+    } else if (event.kind === "ready" && event.seat !== this.seat) {
+      text = t("event.ready", { name: this.nameOf(event.seat) });
     }
     if (text) announce(text);
   }
