@@ -111,3 +111,10 @@ def play_until(page: Page, done_selector: str, *, how: str = "click", limit_s: f
             page.click("#next-round")
         elif not (my_turn(page) and play_one(page, how)):
             page.wait_for_timeout(50)
+
+
+def spoken(card: str) -> str:
+    """A card's name as the page says it in English, e.g. ``10 of diamonds`` for ``TD``."""
+    ranks = {"T": "10", "J": "Jack", "Q": "Queen", "K": "King", "A": "Ace"}
+    suits = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+    return f"{ranks.get(card[0], card[0])} of {suits[card[1]]}"

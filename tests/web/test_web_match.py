@@ -11,6 +11,7 @@ from browser_helpers import (
     play_one,
     play_until,
     screenshot,
+    spoken,
     start_bot_game,
 )
 from playwright.sync_api import expect
@@ -52,10 +53,7 @@ def test_whole_match_against_a_bot(
     # The memory aid (a casual table): the card just played is struck out.
     page.click("#memory-button")
     expect(page.locator("#memory")).to_be_visible()
-    rank = "10" if played[0] == "T" else played[0]
-    suit = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}[played[1]]
-    names = {"J": "Jack", "Q": "Queen", "K": "King", "A": "Ace"}
-    cell = page.locator(f'#memory td[aria-label="{names.get(rank, rank)} of {suit}: played"]')
+    cell = page.locator(f'#memory td[aria-label="{spoken(played)}: played"]')
     expect(cell).to_have_class("gone")
     screenshot(page, "table")
 
