@@ -137,3 +137,17 @@ def test_the_example_in_the_docs_parses_verifies_and_is_written_back_the_same() 
     assert record["names"] == ["Eleni", "Nikos"] and not record["complete"]
     assert verify_record(record) == [] and replay_record(record) == []
     assert format_notation(record) == example
+
+
+def test_house_bonuses_and_kseris_are_annotated(play_match: PlayMatch) -> None:
+    rules = Rules.from_spec("classic,jacks_table_bonus=5,two_clubs_match_bonus=7")
+    record = json.loads(json.dumps(record_from_match(play_match(rules, seed=0))))
+    text = format_notation(record)
+    words = text.split()
+    bonus_items = sum(item["kind"] in ("jacks-table", "two-clubs-match")
+                      for entry in record["rounds"] for items in entry["breakdown"] for item in items)
+    kseri_items = sum(item["kind"] in ("kseri", "double-kseri")
+                      for entry in record["rounds"] for items in entry["breakdown"] for item in items)
+    assert bonus_items >= 1 and sum(w.endswith("+") for w in words) == bonus_items
+    assert sum("*" in w for w in words if w != '"*"]') == kseri_items
+    assert parse_notation(text) == record
