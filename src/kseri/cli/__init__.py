@@ -22,5 +22,5 @@ def main() -> None:
     app()
 
 
-import kseri.cli.records_cmd  # noqa: E402,F401  (registers commands on ``app``)
-from kseri.cli import rules_cmd  # noqa: E402,F401  (registers commands on ``app``)
+# Each command module registers its commands on ``app``.
+from kseri.cli import bench_cmd, records_cmd, rules_cmd, serve_cmd  # noqa: E402,F401
