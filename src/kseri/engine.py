@@ -20,17 +20,27 @@ True
 >>> result = match.round_results[-1]
 >>> sum(len(cards) for cards in result.captured) + len(match.centre_left) == 52
 True
+
+Shuffles come from SHA-512, so that anyone can check a deal from its seed in any language
+(see :meth:`Deal.shuffle`); the rules and every decision are documented in ``docs/rules.md``.
 """
 
 from __future__ import annotations
 
-import random
-from dataclasses import dataclass
+import math
+import operator
+import secrets
+from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Final, NamedTuple
+from hashlib import sha512
+from typing import TYPE_CHECKING, Final, NamedTuple
 
-from kseri.cards import ALL_CARDS, CLUBS, JACK, RANK_OF, TWO, Card, CardError
+from kseri.cards import ALL_CARDS, CARDS_PER_DECK, CLUBS, JACK, RANK_OF, TWO, Card, CardError
 from kseri.rules import CentreDeal, MajorityTie, Rules, TargetRule
+
+if TYPE_CHECKING:
+    import random
+    from collections.abc import Sequence
 
 _TWO_CLUBS: Final = TWO * 4 + CLUBS
 
@@ -47,13 +57,54 @@ class Phase(StrEnum):
     MATCH_OVER = "match-over"
 
 
+# -- the shuffle ----------------------------------------------------------------------------
+
+
+def uniform_below(seed: str, draw: int, bound: int) -> tuple[int, int]:
+    """A uniform whole number in ``0..bound-1`` from ``seed``, and the next draw number.
+
+    Draw ``d`` reads the big-endian number made of ``SHA-512(f"{seed}/{d}/{b}")`` for blocks
+    ``b = 0, 1, ...`` (as many as ``bound`` needs), keeps its top ``(bound - 1).bit_length()``
+    bits and accepts it when it is below ``bound``; otherwise draw ``d + 1`` is tried.
+    """
+    bits = (bound - 1).bit_length()
+    blocks = max(1, -(-bits // 512))
+    while True:
+        digest = b"".join([sha512(f"{seed}/{draw}/{block}".encode()).digest() for block in range(blocks)])
+        draw += 1
+        value = int.from_bytes(digest, "big") >> (512 * blocks - bits)
+        if value < bound:
+            return value, draw
+
+
+_RADICES: Final = tuple(tuple((i, i + 1) for i in range(n - 1, 0, -1)) for n in range(2 * CARDS_PER_DECK + 1))
+_FACTORIALS: Final = tuple(math.factorial(n) for n in range(2 * CARDS_PER_DECK + 1))
+
+
+def shuffled(cards: Sequence[Card], seed: str, draw: int) -> tuple[list[Card], int]:
+    """``cards`` in a uniformly random order from ``seed``, and the next draw number.
+
+    One number ``x`` below ``n!`` (:func:`uniform_below`) is read as a Fisher-Yates shuffle:
+    for ``i`` from ``n - 1`` down to 1, ``j = x mod (i + 1)``, ``x = x div (i + 1)``, and the
+    cards at ``i`` and ``j`` swap.
+    """
+    result = list(cards)
+    x, draw = uniform_below(seed, draw, _FACTORIALS[len(result)])
+    for i, radix in _RADICES[len(result)]:
+        j = x % radix
+        x //= radix
+        result[i], result[j] = result[j], result[i]
+    return result, draw
+
+
 @dataclass(frozen=True, slots=True)
 class Deal:
     """A round's cards as dealt: everything else in the round follows from the plays.
 
     ``hands[b][s]`` is what seat ``s`` receives in batch ``b``; ``centre`` runs bottom to top,
     its first ``face_down`` cards face down; ``shown`` is the stock's bottom card shown to
-    everyone (Pisti), which the dealer receives last.
+    everyone (Pisti), which the dealer receives last. ``seed`` is the deal seed it was
+    shuffled from (``None`` for a deal made by hand); it takes no part in equality.
     """
 
     dealer: int
@@ -61,53 +112,78 @@ class Deal:
     face_down: int
     hands: tuple[tuple[tuple[Card, ...], ...], ...]
     shown: Card | None = None
+    seed: str | None = field(default=None, compare=False)
 
     @classmethod
     def shuffle(cls, rules: Rules, dealer: int, deal_seed: str) -> Deal:
-        """Shuffle and deal with the centre procedure of ``rules``, reproducibly from ``deal_seed``."""
-        rng = random.Random(deal_seed)
-        stock = list(ALL_CARDS[: rules.deck_size])
-        rng.shuffle(stock)
-        per_batch = rules.batch_size * rules.players
-        first, stock = stock[:per_batch], stock[per_batch:]
-        size = rules.centre_size
+        """Shuffle and deal with the centre procedure of ``rules``, reproducibly from ``deal_seed``.
+
+        The deck (card numbers in order) is :func:`shuffled` with draws from ``deal_seed``. The
+        first ``players * batch_size`` cards are the first batch; the centre is laid from the
+        rest (a Greek redeal shuffles the undealt stock again with the next draw); what is left
+        is the stock, dealt batch after batch. Within a batch each seat receives ``batch_size``
+        consecutive cards, starting with the seat after the dealer.
+        """
+        players = rules.players
+        if not 0 <= dealer < players:
+            raise ValueError(f"the dealer must be seat 0 to {players - 1}, not {dealer}")
+        deck, draw = shuffled(ALL_CARDS[: rules.deck_size], deal_seed, 0)
+        size = rules.batch_size
+        per_batch = size * players
+        first, stock = deck[:per_batch], deck[per_batch:]
+        count = rules.centre_size
         face_down = 0
         if rules.centre_deal is CentreDeal.REDEAL:
-            while RANK_OF[stock[size - 1]] == JACK or (
-                size > 1 and RANK_OF[stock[size - 1]] == RANK_OF[stock[size - 2]]
+            while RANK_OF[stock[count - 1]] == JACK or (
+                count > 1 and RANK_OF[stock[count - 1]] == RANK_OF[stock[count - 2]]
             ):
-                rng.shuffle(stock)
-            centre, stock = stock[:size], stock[size:]
+                stock, draw = shuffled(stock, deal_seed, draw)
+            centre, stock = stock[:count], stock[count:]
         else:
-            centre, stock = stock[:size], stock[size:]
+            centre, stock = stock[:count], stock[count:]
             if rules.centre_deal is CentreDeal.PISTI:
-                face_down = size - 1
-                checked = range(size - 1, size)
-            else:
-                checked = range(size)
-            for position in checked:
+                face_down = count - 1
+            for position in range(face_down, count):
                 while RANK_OF[centre[position]] == JACK:
                     stock.insert(len(stock) // 2, centre[position])
                     centre[position] = stock.pop(0)
         cards = first + stock
-        hands = tuple(
-            tuple(
-                tuple(cards[start + s * rules.batch_size : start + (s + 1) * rules.batch_size])
-                for s in _deal_order(dealer, rules.players)
-            )
-            for start in range(0, len(cards), per_batch)
-        )
-        # Seats were dealt starting left of the dealer; store the batches by seat number.
-        order = _deal_order(dealer, rules.players)
-        by_seat = tuple(
-            tuple(batch[order.index(seat)] for seat in range(rules.players)) for batch in hands
-        )
+        # Cut the cards into hands of ``size`` in dealing order, group them by batch, and
+        # pick each seat's hand out of its batch (the seat after the dealer was dealt first).
+        in_hands = zip(*[iter(cards)] * size, strict=True)
+        by_seat = operator.itemgetter(*[(seat - dealer - 1) % players for seat in range(players)])
+        hands = tuple(map(by_seat, zip(*[in_hands] * players, strict=True)))
         shown = cards[-1] if rules.centre_deal is CentreDeal.PISTI else None
-        return cls(dealer, tuple(centre), face_down, by_seat, shown)
+        return cls(dealer, tuple(centre), face_down, hands, shown, deal_seed)
 
-
-def _deal_order(dealer: int, players: int) -> list[int]:
-    return [(dealer + 1 + i) % players for i in range(players)]
+    def check(self, rules: Rules) -> None:
+        """Raise :class:`IllegalPlayError`, saying why, unless this deal fits ``rules``: a valid
+        dealer, every card of the deck exactly once, hands of ``batch_size`` in ``batches``
+        batches, a centre of ``centre_size`` with a face-up top, the shown card the dealer's last."""
+        players = rules.players
+        if not 0 <= self.dealer < players:
+            raise IllegalPlayError(f"the deal's dealer must be seat 0 to {players - 1}, not {self.dealer}")
+        if len(self.hands) != rules.batches or any(len(batch) != players for batch in self.hands):
+            raise IllegalPlayError(
+                f"the deal must have {rules.batches} batches of {players} hands for these rules"
+            )
+        if any(len(hand) != rules.batch_size for batch in self.hands for hand in batch):
+            raise IllegalPlayError(f"every hand of the deal must hold {rules.batch_size} cards")
+        if len(self.centre) != rules.centre_size:
+            raise IllegalPlayError(
+                f"the deal's centre must hold {rules.centre_size} cards, not {len(self.centre)}"
+            )
+        if not 0 <= self.face_down < len(self.centre):
+            raise IllegalPlayError("the deal's centre must have its top card face up")
+        cards = [*self.centre, *(card for batch in self.hands for hand in batch for card in hand)]
+        if not all(isinstance(card, Card) for card in cards):
+            raise IllegalPlayError("the deal's cards must be Card objects, like Card('TD')")
+        if sorted(cards) != list(ALL_CARDS[: rules.deck_size]):
+            raise IllegalPlayError(
+                f"the deal must hold every card of the {rules.deck_size}-card deck exactly once"
+            )
+        if self.shown is not None and self.shown != self.hands[-1][self.dealer][-1]:
+            raise IllegalPlayError("the shown card must be the dealer's last card")
 
 
 class Mark(NamedTuple):
@@ -200,85 +276,122 @@ class View:
         return self.hand if self.turn == self.seat else ()
 
 
-class _Round(NamedTuple):
-    deal: Deal
-    plays: list[PublicPlay]
+class _Config:
+    """What a match needs from its rules, worked out once per :class:`Rules` object."""
+
+    __slots__ = (
+        "batch_size", "batches", "card_items", "double_kseri", "jack_kseri", "jacks_table_bonus",
+        "kseri_on_last_card", "kseri_value", "marks_always", "per_batch", "players", "points",
+        "side_of", "sides", "total_plays", "two_clubs_match_bonus", "wild",
+    )
+
+    def __init__(self, rules: Rules) -> None:
+        self.players = rules.players
+        self.sides = rules.sides
+        self.side_of = tuple(rules.side_of(seat) for seat in range(rules.players))
+        self.batch_size = rules.batch_size
+        self.batches = rules.batches
+        self.per_batch = rules.players * rules.batch_size
+        self.total_plays = self.batches * self.per_batch
+        self.wild = tuple(rules.jacks_capture_all and RANK_OF[card] == JACK for card in ALL_CARDS)
+        """Per card number: whether it captures any non-empty pile."""
+        self.kseri_value = rules.kseri_value
+        self.jack_kseri = rules.jack_kseri
+        self.double_kseri = rules.double_kseri
+        self.kseri_on_last_card = rules.kseri_on_last_card
+        self.jacks_table_bonus = rules.jacks_table_bonus
+        self.two_clubs_match_bonus = rules.two_clubs_match_bonus
+        self.marks_always = bool(rules.jacks_table_bonus or rules.two_clubs_match_bonus)
+        """Whether a capture of more than one card may score a mark."""
+        self.points = rules.points_table
+        self.card_items = tuple(
+            ScoreItem("card", card, points) for card, points in zip(ALL_CARDS, self.points, strict=False)
+        )
 
 
-_EndOfRound = tuple[list[Card], list[int], int, "int | None", Phase]
-_Undo = tuple[int, Card, int, "list[Card] | None", int, int, int, int, bool, "_EndOfRound | None"]
+_CONFIGS: dict[int, tuple[Rules, _Config]] = {}
+
+
+def _config(rules: Rules) -> _Config:
+    """The :class:`_Config` of ``rules``, cached by identity (the entry keeps ``rules`` alive)."""
+    entry = _CONFIGS.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        if len(_CONFIGS) >= 64:
+            _CONFIGS.clear()
+        entry = _CONFIGS[id(rules)] = (rules, _Config(rules))
+    return entry[1]
+
+
+_DEFAULT_RULES: Final = Rules()
+_new_play = tuple.__new__
+"""Builds a :class:`PublicPlay` without the extra call of its generated ``__new__``."""
 
 
 class Match:
     """A match of kseri under some :class:`Rules`, from its first deal to its winner.
 
     ``seed`` makes everything reproducible: the dealer draw and each round's shuffle. A
-    ``deal`` replaces the first round's shuffle (to replay a record).
+    ``deal`` replaces the first round's shuffle (to replay a record); it must fit the rules
+    (:meth:`Deal.check`).
     """
 
     __slots__ = (
-        "_batch", "_captured", "_centre", "_chain", "_deal", "_double", "_face_down",
-        "_face_down_taker", "_hands", "_jack_kseri", "_jacks_bonus", "_jacks_wild",
-        "_kseri_value", "_last_capturer", "_last_ok", "_left", "_marks", "_per_batch", "_phase",
-        "_plays", "_results", "_rounds", "_side_of", "_sides", "_stack", "_target", "_totals",
-        "_turn", "_two_clubs_bonus", "_winner", "rules", "seed",
+        "_batch", "_captured", "_capturers", "_centre", "_cfg", "_deal", "_dealer", "_deals",
+        "_first_capturer", "_hands", "_last_capturer", "_marks", "_past_plays", "_phase", "_plays",
+        "_positions", "_results", "_swept", "_target", "_target_before", "_totals", "_turn",
+        "_winner", "rules", "seed",
     )
 
     rules: Rules
     seed: str
-    _sides: int
-    _side_of: tuple[int, ...]
-    _jacks_wild: bool
-    _jack_kseri: int | None
-    _kseri_value: int
-    _double: int | None
-    _last_ok: bool
-    _jacks_bonus: int
-    _two_clubs_bonus: int
-    _per_batch: int
+    _cfg: _Config
     _deal: Deal
-    _turn: int
+    _dealer: int
+    _turn: int | None
+    """The seat to play; ``None`` once the round is over."""
+    _phase: Phase
     _hands: list[list[Card]]
     _centre: list[Card]
-    _face_down: int
-    _face_down_taker: int
     _batch: int
-    _left: int
+    """Batches dealt so far this round."""
     _captured: list[list[Card]]
-    _marks: list[list[Mark]]
+    """Per side, in the order taken: each capture's pile bottom to top, then the card played."""
+    _marks: list[tuple[Mark, ...]]
     _last_capturer: int
-    _chain: int
+    _first_capturer: int
+    """The seat that made the round's first capture (it took any face-down cards); -1: none."""
+    _capturers: list[int]
+    """Undo stack: the last capturer before each capture of the round."""
+    _positions: list[int]
+    """Undo stack: where in the hand each play's card was."""
     _plays: list[PublicPlay]
-    _stack: list[_Undo]
-    _totals: list[int]
+    _swept: tuple[Card, ...]
+    """The centre swept to the last capturer when the round ended."""
+    _target_before: int
+    """The target before the round ended (for undo)."""
+    _totals: tuple[int, ...]
     _target: int
-    _phase: Phase
-    _results: list[RoundResult]
     _winner: int | None
-    _rounds: list[_Round]
+    _results: tuple[RoundResult, ...]
+    _deals: tuple[Deal, ...]
+    _past_plays: tuple[tuple[PublicPlay, ...], ...]
 
     def __init__(self, rules: Rules | None = None, seed: int | str | None = None,
                  *, deal: Deal | None = None) -> None:
-        self.rules = rules = rules if rules is not None else Rules()
-        self.seed = str(seed if seed is not None else random.SystemRandom().getrandbits(64))
-        self._sides = rules.sides
-        self._side_of = tuple(rules.side_of(seat) for seat in range(rules.players))
-        self._jacks_wild = rules.jacks_capture_all
-        self._jack_kseri = rules.jack_kseri
-        self._kseri_value = rules.kseri_value
-        self._double = rules.double_kseri
-        self._last_ok = rules.kseri_on_last_card
-        self._jacks_bonus = rules.jacks_table_bonus
-        self._two_clubs_bonus = rules.two_clubs_match_bonus
-        self._per_batch = rules.players * rules.batch_size
-        self._totals = [0] * self._sides
+        self.rules = rules = rules if rules is not None else _DEFAULT_RULES
+        self.seed = str(seed) if seed is not None else str(secrets.randbits(64))
+        cfg = self._cfg = _config(rules)
+        self._totals = (0,) * cfg.sides
         self._target = rules.target
-        self._results: list[RoundResult] = []
-        self._rounds: list[_Round] = []
-        self._winner: int | None = None
+        self._results = ()
+        self._winner = None
+        self._deals = ()
+        self._past_plays = ()
         if deal is None:
-            dealer = random.Random(f"{self.seed}:dealer").randrange(rules.players)
+            dealer = uniform_below(f"{self.seed}:dealer", 0, cfg.players)[0]
             deal = Deal.shuffle(rules, dealer, self.deal_seed(0))
+        else:
+            deal.check(rules)
         self._start(deal)
 
     # -- reading the state ------------------------------------------------------------
@@ -286,7 +399,7 @@ class Match:
     @property
     def turn(self) -> int | None:
         """The seat to play, or ``None`` when the round or the match is over."""
-        return self._turn if self._phase is Phase.PLAYING else None
+        return self._turn
 
     @property
     def phase(self) -> Phase:
@@ -296,17 +409,17 @@ class Match:
     @property
     def dealer(self) -> int:
         """This round's dealer."""
-        return self._deal.dealer
+        return self._dealer
 
     @property
     def round_index(self) -> int:
         """This round's number, from 0."""
-        return len(self._rounds) - 1
+        return len(self._deals) - 1
 
     @property
     def totals(self) -> tuple[int, ...]:
         """Match points per side."""
-        return tuple(self._totals)
+        return self._totals
 
     @property
     def target(self) -> int:
@@ -321,7 +434,7 @@ class Match:
     @property
     def round_results(self) -> tuple[RoundResult, ...]:
         """The finished rounds' results."""
-        return tuple(self._results)
+        return self._results
 
     @property
     def centre_left(self) -> tuple[Card, ...]:
@@ -331,12 +444,17 @@ class Match:
     @property
     def deals(self) -> tuple[Deal, ...]:
         """Every round's deal so far."""
-        return tuple(r.deal for r in self._rounds)
+        return self._deals
 
     @property
     def plays(self) -> tuple[tuple[PublicPlay, ...], ...]:
         """Every round's plays so far."""
-        return tuple(tuple(r.plays) for r in self._rounds)
+        return (*self._past_plays, tuple(self._plays))
+
+    @property
+    def stock_size(self) -> int:
+        """Cards not yet dealt."""
+        return (self._cfg.batches - self._batch) * self._cfg.per_batch
 
     def deal_seed(self, round_index: int) -> str:
         """The shuffle seed of a round when none is given."""
@@ -344,13 +462,12 @@ class Match:
 
     def legal_plays(self) -> list[Card]:
         """The cards the seat to play may play (any card of its hand)."""
-        if self._phase is not Phase.PLAYING:
-            return []
-        return list(self._hands[self._turn])
+        turn = self._turn
+        return [] if turn is None else self._hands[turn][:]
 
     def is_round_over(self) -> bool:
         """Whether the current round has been scored."""
-        return self._phase is not Phase.PLAYING
+        return self._turn is None
 
     def is_over(self) -> bool:
         """Whether the match has a winner."""
@@ -358,130 +475,136 @@ class Match:
 
     # -- playing ------------------------------------------------------------------------
 
-    def play(self, move: Card | int | str) -> None:
-        """Play ``card`` for the seat whose turn it is.
+    def play(self, move: Card | int | str, *, seat: int | None = None) -> None:
+        """Play ``move`` (a card, its number or its name) for the seat whose turn it is.
 
-        Raises :class:`IllegalPlayError`, naming the problem, and changes nothing, when the
-        card is unknown, not in that hand, or no play is due.
+        ``seat``, when given, must be that seat. Raises :class:`IllegalPlayError`, naming the
+        problem, and changes nothing, when no play is due, it is another seat's turn, or the
+        card is unknown or not in the hand.
         """
-        if self._phase is not Phase.PLAYING:
-            over = "match" if self._winner is not None else "round"
-            raise IllegalPlayError(f"no play is due: the {over} is over")
-        seat = self._turn
-        hand = self._hands[seat]
-        try:
-            position = hand.index(move)  # type: ignore[arg-type]
-        except ValueError:
-            position = self._find(hand, move)
-        card = hand.pop(position)  # from here on the real Card object
+        turn = self._turn
+        if turn is not None and seat is None and move.__class__ is Card:
+            try:
+                position = self._hands[turn].index(move)
+            except ValueError:
+                turn, position = self._locate(move, seat)
+        else:
+            turn, position = self._locate(move, seat)
+        hand = self._hands[turn]
+        card = hand.pop(position)
         centre = self._centre
-        rank = RANK_OF[card]
-        marks: tuple[Mark, ...] = ()
-        taken = 0
-        old_centre = None
-        old_face_down = self._face_down
-        old_taker = self._face_down_taker
-        old_capturer = self._last_capturer
-        old_chain = self._chain
-        side = self._side_of[seat]
-        self._left -= 1
-        if centre:
-            top_rank = RANK_OF[centre[-1]]
-            if rank == top_rank or (rank == JACK and self._jacks_wild):
-                marks = self._capture_marks(card, rank, top_rank, centre)
-                captured = self._captured[side]
-                captured.extend(centre)
-                captured.append(card)
-                taken = len(centre) + 1
-                old_centre = centre
-                self._centre = []
-                if old_face_down:
-                    self._face_down = 0
-                    self._face_down_taker = seat
-                self._last_capturer = seat
-                self._chain = 1 if marks and marks[0].kind in KSERI_KINDS else 0
-                if marks:
-                    self._marks[side].extend(marks)
-            else:
-                centre.append(card)
-                self._chain = 0
+        cfg = self._cfg
+        if centre and (RANK_OF[card] == RANK_OF[centre[-1]] or cfg.wild[card]):
+            taken = len(centre) + 1
+            marks = self._marks_of(card, centre) if taken == 2 or cfg.marks_always else ()
+            side = cfg.side_of[turn]
+            captured = self._captured[side]
+            captured += centre
+            captured.append(card)
+            self._centre = []
+            self._capturers.append(self._last_capturer)
+            if self._last_capturer < 0:
+                self._first_capturer = turn
+            self._last_capturer = turn
+            if marks:
+                self._marks[side] += marks
         else:
             centre.append(card)
-            self._chain = 2 if old_chain == 1 else 0
-        self._plays.append(PublicPlay(seat, card, taken, marks))
-        self._turn = (seat + 1) % self.rules.players
-        after = None
-        dealt = False
-        if self._left % self._per_batch == 0:
-            if self._left:
-                self._deal_batch()
-                dealt = True
-            else:
-                after = self._end_round()
-        self._stack.append((seat, card, position, old_centre, old_face_down, old_taker,
-                            old_capturer, old_chain, dealt, after))
+            taken = 0
+            marks = ()
+        self._plays.append(_new_play(PublicPlay, (turn, card, taken, marks)))
+        self._positions.append(position)
+        if hand or turn != self._dealer:
+            turn += 1
+            self._turn = 0 if turn == cfg.players else turn
+        elif self._batch < cfg.batches:
+            self._hands = [list(cards) for cards in self._deal.hands[self._batch]]
+            self._batch += 1
+            self._turn = (turn + 1) % cfg.players
+        else:
+            self._end_round()
 
-    def _find(self, hand: list[Card], card: object) -> int:
-        """The slow path of :meth:`play`: parse text, match two-deck copies, explain errors."""
-        if isinstance(card, str):
+    def _locate(self, move: object, seat: int | None) -> tuple[int, int]:
+        """The slow path of :meth:`play`: check the turn, parse text, match two-deck copies,
+        explain errors. Returns the seat to play and the card's position in its hand."""
+        turn = self._turn
+        if turn is None:
+            over = "match" if self._phase is Phase.MATCH_OVER else "round"
+            raise IllegalPlayError(f"no play is due: the {over} is over")
+        if seat is not None and seat != turn:
+            raise IllegalPlayError(f"it is seat {turn}'s turn, not seat {seat}'s")
+        if isinstance(move, str):
             try:
-                card = Card(card)
+                move = Card(move)
             except CardError as error:
                 raise IllegalPlayError(str(error)) from None
-        if not isinstance(card, int) or not 0 <= card < len(ALL_CARDS):
-            raise IllegalPlayError(f"{card!r} is not a card")
-        face = card % 52
+        if isinstance(move, bool) or not isinstance(move, int) or not 0 <= move < len(ALL_CARDS):
+            raise IllegalPlayError(f"{move!r} is not a card")
+        hand = self._hands[turn]
+        if move in hand:
+            return turn, hand.index(ALL_CARDS[move])
+        face = move % CARDS_PER_DECK
         for position, held in enumerate(hand):
-            if held % 52 == face:
-                return position
-        raise IllegalPlayError(
-            f"{ALL_CARDS[card]} is not in the hand of seat {self._turn}, whose turn it is"
-        )
+            if held % CARDS_PER_DECK == face:
+                return turn, position
+        raise IllegalPlayError(f"{ALL_CARDS[move]} is not in the hand of seat {turn}, whose turn it is")
 
-    def _capture_marks(self, card: Card, rank: int, top_rank: int, centre: list[Card]) -> tuple[Mark, ...]:
+    def _marks_of(self, card: Card, centre: list[Card]) -> tuple[Mark, ...]:
+        """The kseri and bonus marks of ``card`` capturing ``centre``."""
+        cfg = self._cfg
+        rank = RANK_OF[card]
         marks = []
-        if len(centre) == 1 and rank == top_rank:
+        if len(centre) == 1 and rank == RANK_OF[centre[0]]:
+            points: int | None
             if rank == JACK:
-                points, kind = self._jack_kseri, "jack-kseri"
-            elif self._chain == 2 and self._double is not None:
-                points, kind = self._double, "double-kseri"
+                points, kind = cfg.jack_kseri, "jack-kseri"
+            elif cfg.double_kseri is not None and self._follows_kseri():
+                points, kind = cfg.double_kseri, "double-kseri"
             else:
-                points, kind = self._kseri_value, "kseri"
-            if points is not None and (self._left or self._last_ok):
+                points, kind = cfg.kseri_value, "kseri"
+            if points is not None and (cfg.kseri_on_last_card or len(self._plays) + 1 < cfg.total_plays):
                 marks.append(Mark(kind, card, points))
-        if self._jacks_bonus and all(RANK_OF[c] == JACK for c in centre):
-            marks.append(Mark("jacks-table", card, self._jacks_bonus))
-        if self._two_clubs_bonus and rank == TWO and centre[-1] % 52 == _TWO_CLUBS:
-            marks.append(Mark("two-clubs-match", card, self._two_clubs_bonus))
+        if cfg.jacks_table_bonus and all(RANK_OF[c] == JACK for c in centre):
+            marks.append(Mark("jacks-table", card, cfg.jacks_table_bonus))
+        if cfg.two_clubs_match_bonus and rank == TWO and centre[-1] % CARDS_PER_DECK == _TWO_CLUBS:
+            marks.append(Mark("two-clubs-match", card, cfg.two_clubs_match_bonus))
         return tuple(marks)
+
+    def _follows_kseri(self) -> bool:
+        """Whether the lone card in the centre was led right after a kseri (double kseri).
+
+        A lone card in the centre was laid by the last play on an empty table, which the play
+        before emptied by capturing."""
+        plays = self._plays
+        return len(plays) >= 2 and any(mark.kind in KSERI_KINDS for mark in plays[-2].marks)
 
     def undo(self) -> Card:
         """Take back the last play of the current round and return its card."""
-        if not self._stack:
+        plays = self._plays
+        if not plays:
             raise IllegalPlayError("no play to undo in this round")
-        (seat, card, position, old_centre, old_face_down, old_taker, old_capturer, old_chain,
-         dealt, after) = self._stack.pop()
-        if after is not None:
-            self._undo_end_round(after)
-        if dealt:
+        cfg = self._cfg
+        count = len(plays)
+        if count == cfg.total_plays:
+            self._undo_end_round()
+        elif count % cfg.per_batch == 0:
             self._batch -= 1
-            self._hands = [[] for _ in self._hands]
-        play = self._plays.pop()
-        side = self._side_of[seat]
-        if old_centre is not None:
-            del self._captured[side][-play.taken:]
-            self._centre = list(old_centre)
-            if play.marks:
-                del self._marks[side][-len(play.marks):]
+            self._hands = [[] for _ in range(cfg.players)]
+        seat, card, taken, marks = plays.pop()
+        if taken:
+            side = cfg.side_of[seat]
+            captured = self._captured[side]
+            self._centre = captured[-taken:-1]
+            del captured[-taken:]
+            self._last_capturer = self._capturers.pop()
+            if self._last_capturer < 0:
+                self._first_capturer = -1
+            if marks:
+                self._marks[side] = self._marks[side][: -len(marks)]
         else:
             self._centre.pop()
-        self._face_down = old_face_down
-        self._face_down_taker = old_taker
-        self._last_capturer = old_capturer
-        self._chain = old_chain
-        self._left += 1
+        self._hands[seat].insert(self._positions.pop(), card)
         self._turn = seat
-        self._hands[seat].insert(position, card)
         return card
 
     def next_round(self, deal_seed: str | None = None, *, deal: Deal | None = None) -> None:
@@ -491,150 +614,166 @@ class Match:
             raise IllegalPlayError(
                 "the match is over" if self._phase is Phase.MATCH_OVER else "the round is still being played"
             )
-        dealer = (self._deal.dealer + 1) % self.rules.players
+        dealer = (self._dealer + 1) % self._cfg.players
         if deal is None:
-            deal = Deal.shuffle(self.rules, dealer, deal_seed or self.deal_seed(len(self._rounds)))
+            deal = Deal.shuffle(self.rules, dealer, deal_seed or self.deal_seed(len(self._deals)))
         elif deal.dealer != dealer:
             raise IllegalPlayError(f"the next dealer is seat {dealer}, not seat {deal.dealer}")
+        else:
+            deal.check(self.rules)
+        self._past_plays = (*self._past_plays, tuple(self._plays))
         self._start(deal)
 
     def copy(self) -> Match:
         """An independent copy (plays and undo history included)."""
-        other = Match.__new__(Match)
-        for name in ("rules", "seed", "_sides", "_side_of", "_jacks_wild", "_jack_kseri",
-                     "_kseri_value", "_double", "_last_ok", "_jacks_bonus", "_two_clubs_bonus",
-                     "_deal", "_turn", "_face_down", "_face_down_taker", "_batch", "_left",
-                     "_per_batch", "_last_capturer", "_chain", "_target", "_phase", "_winner"):
-            setattr(other, name, getattr(self, name))
-        other._hands = [list(h) for h in self._hands]
-        other._centre = list(self._centre)
-        other._captured = [list(c) for c in self._captured]
-        other._marks = [list(m) for m in self._marks]
-        other._plays = list(self._plays)
-        other._stack = list(self._stack)
-        other._totals = list(self._totals)
-        other._results = list(self._results)
-        other._rounds = [*self._rounds[:-1], _Round(self._deal, other._plays)]
+        other = _new_match(Match)
+        other.rules = self.rules
+        other.seed = self.seed
+        other._cfg = self._cfg
+        other._deal = self._deal
+        other._dealer = self._dealer
+        other._turn = self._turn
+        other._phase = self._phase
+        other._hands = [hand[:] for hand in self._hands]
+        other._centre = self._centre[:]
+        other._batch = self._batch
+        other._captured = [cards[:] for cards in self._captured]
+        other._marks = self._marks[:]
+        other._last_capturer = self._last_capturer
+        other._first_capturer = self._first_capturer
+        other._capturers = self._capturers[:]
+        other._positions = self._positions[:]
+        other._plays = self._plays[:]
+        other._swept = self._swept
+        other._target_before = self._target_before
+        other._totals = self._totals
+        other._target = self._target
+        other._winner = self._winner
+        other._results = self._results
+        other._deals = self._deals
+        other._past_plays = self._past_plays
         return other
 
     # -- what a seat may know -----------------------------------------------------------------
 
     def view(self, seat: int) -> View:
         """Exactly what ``seat`` may know now."""
-        if not 0 <= seat < self.rules.players:
-            raise ValueError(f"seat must be 0 to {self.rules.players - 1}, not {seat}")
+        if not 0 <= seat < self._cfg.players:
+            raise ValueError(f"seat must be 0 to {self._cfg.players - 1}, not {seat}")
         deal = self._deal
-        centre_dealt = tuple(None if i < deal.face_down else c for i, c in enumerate(deal.centre))
-        seen = deal.centre[: deal.face_down] if self._face_down_taker == seat else ()
+        hidden = deal.face_down
         return View(
             rules=self.rules,
             seat=seat,
             phase=self._phase,
             round_index=self.round_index,
             dealer=deal.dealer,
-            turn=self.turn,
+            turn=self._turn,
             hand=tuple(self._hands[seat]),
             centre_top=self._centre[-1] if self._centre else None,
             centre_size=len(self._centre),
-            face_down=self._face_down,
-            centre_dealt=centre_dealt,
-            face_down_seen=seen,
+            face_down=hidden if self._first_capturer < 0 else 0,
+            centre_dealt=(None,) * hidden + deal.centre[hidden:],
+            face_down_seen=deal.centre[:hidden] if self._first_capturer == seat else (),
             shown=deal.shown,
-            hand_sizes=tuple(len(h) for h in self._hands),
+            hand_sizes=tuple(map(len, self._hands)),
             stock_size=self.stock_size,
-            captured_sizes=tuple(len(c) for c in self._captured),
-            marks=tuple(tuple(m) for m in self._marks),
+            captured_sizes=tuple(map(len, self._captured)),
+            marks=tuple(self._marks),
             plays=tuple(self._plays),
             last_capturer=None if self._last_capturer < 0 else self._last_capturer,
-            totals=tuple(self._totals),
+            totals=self._totals,
             target=self._target,
-            round_results=tuple(self._results),
+            round_results=self._results,
             winner=self._winner,
         )
-
-    @property
-    def stock_size(self) -> int:
-        """Cards not yet dealt."""
-        return (len(self._deal.hands) - self._batch) * self._per_batch
 
     # -- the round's life ---------------------------------------------------------------------
 
     def _start(self, deal: Deal) -> None:
-        rules = self.rules
-        if len(deal.hands) != rules.batches or any(len(b) != rules.players for b in deal.hands):
-            raise IllegalPlayError("the deal does not fit these rules' players and batches")
+        cfg = self._cfg
         self._deal = deal
+        self._deals = (*self._deals, deal)
+        self._dealer = deal.dealer
         self._centre = list(deal.centre)
-        self._face_down = deal.face_down
-        self._face_down_taker = -1
-        self._batch = 0
-        self._hands = [[] for _ in range(rules.players)]
-        self._deal_batch()
-        self._left = rules.deck_size - rules.centre_size
-        self._captured = [[] for _ in range(self._sides)]
-        self._marks = [[] for _ in range(self._sides)]
+        self._hands = [list(cards) for cards in deal.hands[0]]
+        self._batch = 1
+        self._captured = [[] for _ in range(cfg.sides)]
+        self._marks = [()] * cfg.sides
         self._last_capturer = -1
-        self._chain = 0
+        self._first_capturer = -1
+        self._capturers = []
+        self._positions = []
         self._plays = []
-        self._stack = []
-        self._turn = (deal.dealer + 1) % rules.players
+        self._swept = ()
+        self._target_before = self._target
+        self._turn = (deal.dealer + 1) % cfg.players
         self._phase = Phase.PLAYING
-        self._rounds.append(_Round(deal, self._plays))
 
-    def _deal_batch(self) -> None:
-        self._hands = [list(h) for h in self._deal.hands[self._batch]]
-        self._batch += 1
-
-    def _end_round(self) -> _EndOfRound:
-        """Sweep, score and settle the match; return what undo needs."""
-        old_centre = self._centre
-        swept_to = self._last_capturer
-        if swept_to >= 0:
-            self._captured[self._side_of[swept_to]].extend(old_centre)
+    def _end_round(self) -> None:
+        """Sweep the centre to the last capturer, score, and settle the match."""
+        self._turn = None
+        capturer = self._last_capturer
+        if capturer >= 0 and self._centre:
+            self._swept = tuple(self._centre)
+            self._captured[self._cfg.side_of[capturer]] += self._centre
             self._centre = []
         result = self._score()
-        saved: _EndOfRound = (old_centre, list(self._totals), self._target, self._winner, self._phase)
-        self._results.append(result)
-        for side, points in enumerate(result.points):
-            self._totals[side] += points
+        self._results = (*self._results, result)
+        self._totals = tuple(map(operator.add, self._totals, result.points))
+        self._target_before = self._target
         self._settle()
-        return saved
 
-    def _undo_end_round(self, saved: _EndOfRound) -> None:
-        old_centre, totals, target, winner, _ = saved
-        if self._last_capturer >= 0 and old_centre:
-            del self._captured[self._side_of[self._last_capturer]][-len(old_centre):]
-        self._centre = list(old_centre)
-        self._results.pop()
-        self._totals = list(totals)
-        self._target = target
-        self._winner = winner
+    def _undo_end_round(self) -> None:
+        swept = self._swept
+        if swept:
+            del self._captured[self._cfg.side_of[self._last_capturer]][-len(swept):]
+            self._centre = list(swept)
+            self._swept = ()
+        result = self._results[-1]
+        self._results = self._results[:-1]
+        self._totals = tuple(map(operator.sub, self._totals, result.points))
+        self._target = self._target_before
+        self._winner = None
         self._phase = Phase.PLAYING
 
     def _score(self) -> RoundResult:
+        """The round's result from the captures and marks (the centre already swept)."""
         rules = self.rules
-        table = rules.points_table
+        cfg = self._cfg
+        table = cfg.points
+        card_items = cfg.card_items
         breakdown: list[list[ScoreItem]] = []
-        for side in range(self._sides):
-            items = [ScoreItem("card", c, table[c]) for c in sorted(self._captured[side]) if table[c]]
-            items.extend(ScoreItem(m.kind, m.card, m.points) for m in self._marks[side])
+        points: list[int] = []
+        for captured, marks in zip(self._captured, self._marks, strict=True):
+            scoring = sorted(filter(table.__getitem__, captured))
+            items = list(map(card_items.__getitem__, scoring))
+            total = sum(map(table.__getitem__, scoring))
+            for mark in marks:
+                items.append(ScoreItem(mark.kind, mark.card, mark.points))
+                total += mark.points
             breakdown.append(items)
-        counts = [len(c) for c in self._captured]
+            points.append(total)
+        counts = list(map(len, self._captured))
         most = max(counts)
         leaders = [side for side, count in enumerate(counts) if count == most]
-        tie_rewarded = rules.majority_tie is MajorityTie.EVERY_TIED_SIDE
-        if rules.majority_bonus and most and (len(leaders) == 1 or tie_rewarded):
+        bonus = rules.majority_bonus
+        if bonus and most and (len(leaders) == 1 or rules.majority_tie is MajorityTie.EVERY_TIED_SIDE):
             for side in leaders:
-                breakdown[side].append(ScoreItem("majority", None, rules.majority_bonus))
-        if rules.last_capture_bonus and self._last_capturer >= 0:
-            breakdown[self._side_of[self._last_capturer]].append(
-                ScoreItem("last-capture", None, rules.last_capture_bonus)
-            )
+                breakdown[side].append(ScoreItem("majority", None, bonus))
+                points[side] += bonus
+        bonus = rules.last_capture_bonus
+        if bonus and self._last_capturer >= 0:
+            side = cfg.side_of[self._last_capturer]
+            breakdown[side].append(ScoreItem("last-capture", None, bonus))
+            points[side] += bonus
         return RoundResult(
-            points=tuple(sum(item.points for item in items) for items in breakdown),
-            kseri=tuple(sum(m.points for m in marks if m.kind in KSERI_KINDS) for marks in self._marks),
-            captured=tuple(tuple(c) for c in self._captured),
-            breakdown=tuple(tuple(items) for items in breakdown),
+            points=tuple(points),
+            kseri=tuple(
+                sum(m.points for m in marks if m.kind in KSERI_KINDS) if marks else 0 for marks in self._marks
+            ),
+            captured=tuple(map(tuple, self._captured)),
+            breakdown=tuple(map(tuple, breakdown)),
             last_capturer=None if self._last_capturer < 0 else self._last_capturer,
         )
 
@@ -657,7 +796,10 @@ class Match:
 
     def __repr__(self) -> str:
         return (f"<Match rules={self.rules.name!r} seed={self.seed!r} round={self.round_index} "
-                f"phase={self._phase.value} totals={self._totals}>")
+                f"phase={self._phase.value} totals={list(self._totals)}>")
+
+
+_new_match = object.__new__
 
 
 def random_round(match: Match, rng: random.Random) -> None:
@@ -668,5 +810,5 @@ def random_round(match: Match, rng: random.Random) -> None:
 
 __all__ = [
     "Deal", "IllegalPlayError", "Mark", "Match", "Phase", "PublicPlay", "RoundResult",
-    "ScoreItem", "View", "random_round",
+    "ScoreItem", "View", "random_round", "shuffled", "uniform_below",
 ]
