@@ -214,9 +214,10 @@ class Replay:
     """The match rebuilt by the test from a table's public history once every secret is out:
     the deals from the revealed secrets and cuts, the plays from the events."""
 
-    def __init__(self, rules: Json, revealed: list[Json]) -> None:
+    def __init__(self, rules: Json, revealed: list[Json], table_id: str = "") -> None:
         from kseri.rules import Rules
 
+        self.table_id = table_id
         self.rules = Rules.from_options(rules)
         self.fairness = {entry["round"]: entry for entry in revealed}
         self.match: Any = None
@@ -230,7 +231,8 @@ class Replay:
             seed = deal_seed(fair["secret"], fair["cut"])
             assert commitment(fair["secret"]) == fair["commitment"] and seed == fair["deal_seed"]
             if self.match is None:
-                self.match = Match(self.rules, deal=Deal.shuffle(self.rules, fair["dealer"], seed))
+                self.match = Match(self.rules, seed=self.table_id,
+                                   deal=Deal.shuffle(self.rules, fair["dealer"], seed))
             else:
                 assert self.match.dealer + 1 == fair["dealer"] or fair["dealer"] == 0
                 self.match.next_round(deal_seed=seed)

@@ -6,7 +6,10 @@ import asyncio
 import random
 from collections.abc import Callable
 
+import httpx
 from serverkit import Client, Json, Replay, Server, audit, finished, history, human
+
+from kseri.records import record_from_match, replay_record, verify_record
 
 
 def chooser(seed: int) -> Callable[[Json], str]:
@@ -26,7 +29,7 @@ def plays_seen(client: Client) -> int:
 async def test_a_reconnecting_player_gets_exactly_what_they_missed(server: Server) -> None:
     created = server.create([human("Eleni"), human("Nikos")], rules="greek,target=30")
     table_id = created["table"]["id"]
-    joined = server.join(table_id)
+    joined = server.join(table_id, name="Nikos")
     eleni = await Client.connect(server, table_id, created["token"])
     nikos = await Client.connect(server, table_id, joined["token"])
     await asyncio.gather(eleni.play_until(lambda s: plays_seen(eleni) >= 5, chooser(1)),
@@ -68,7 +71,7 @@ async def test_kill_9_mid_round_loses_nothing_and_applies_nothing_twice(
     server = start_server(database_url)
     created = server.create([human("Eleni"), human("Nikos")], rules="greek,target=30")
     table_id = created["table"]["id"]
-    joined = server.join(table_id)
+    joined = server.join(table_id, name="Nikos")
     tokens = {0: created["token"], 1: joined["token"]}
     players = [await Client.connect(server, table_id, tokens[seat]) for seat in (0, 1)]
     choosers = [chooser(10), chooser(11)]
@@ -98,12 +101,18 @@ async def test_kill_9_mid_round_loses_nothing_and_applies_nothing_twice(
     events = history(full)
     plays = [e for e in events if e["kind"] == "play"]
     assert plays[: len(acknowledged)] == acknowledged
-    replay = Replay(full[-1]["table"]["rules"], full[-1]["fairness"]["revealed"])
+    revealed = full[-1]["fairness"]["revealed"]
+    replay = Replay(full[-1]["table"]["rules"], revealed, table_id)
     for event in events:
         replay.apply(event)
     assert replay.match.is_over()
     assert list(replay.match.totals) == ends[0]["table"]["totals"]
     assert replay.view(0) == ends[0]["view"]
+    # the server's record is the record of that uninterrupted replay, and it verifies
+    record = httpx.get(f"{server.http}/api/tables/{table_id}/record", timeout=10).json()
+    proofs = [{key: entry[key] for key in ("commitment", "secret", "cut")} for entry in revealed]
+    assert record == record_from_match(replay.match, names=["Eleni", "Nikos"], fairness=proofs)
+    assert replay_record(record) == [] and verify_record(record) == []
     assert audit(full, [*players, *resumed, watcher]) > 2 * len(plays)
     await watcher.close()
     for player in resumed:
