@@ -68,7 +68,7 @@ class CreateTable(_Body):
     """A preset with overrides (``greek,jack_kseri=25``) or every option as an object."""
     seats: Annotated[list[SeatSpec], Field(min_length=2, max_length=6)] | None = None
     """One entry per seat; default: every seat for people. The creator takes the first person's."""
-    clock: Annotated[int, Field(ge=5, le=3600)] | None = None
+    clock: Annotated[int, Field(ge=1, le=3600)] | None = None
     """Seconds per play (``null``: no clock)."""
     casual: bool = True
     public: bool = True
