@@ -614,8 +614,12 @@ class GameTable:
         """Store and announce where the rematch is (the caller holds :attr:`lock`)."""
         batch = db.Batch()
         batch.updates.append(db.set_table(self.id, rematch=rematch_id))
-        await self._emit("rematch", None, {"table": rematch_id}, batch)
         self.rematch = rematch_id
+        try:
+            await self._emit("rematch", None, {"table": rematch_id}, batch)
+        except ProtocolError:
+            self.rematch = None
+            raise
 
     # -- bots, stand-ins, clocks and deals -----------------------------------------------------
 
