@@ -32,7 +32,7 @@ def serve_command(
     shown_host = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     typer.echo(f"kseri server: open http://{shown_host}:{port}/  (database: {_safe(settings.database_url)})")
     uvicorn.run(create_app(settings), host=host, port=port, log_level=log_level,
-                ws_max_size=1 << 20, ws_ping_interval=20, ws_ping_timeout=20)
+                ws_max_size=1 << 20, ws_ping_interval=20, ws_ping_timeout=20, ws_per_message_deflate=False)
 
 
 def _safe(url: str) -> str:

@@ -10,6 +10,7 @@ connection, each with the view of its own seat.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import hmac
 import json
@@ -29,8 +30,9 @@ from kseri.fairness import commitment, deal_seed, new_secret
 from kseri.records import record_from_match
 from kseri.rules import Rules
 from kseri.server import db
-from kseri.server.protocol import PROTOCOL, Hello, Hint, Ping, Play, ProtocolError, Ready, seat_view_json
+from kseri.server.protocol import PROTOCOL, Hello, Hint, Ping, Play, ProtocolError, Ready
 from kseri.server.settings import ServerSettings
+from kseri.views import result_to_json, view_to_json
 
 log = logging.getLogger("kseri.server")
 
@@ -100,6 +102,7 @@ class GameState:
         """The last event that changed whose turn it is (a play must have seen it)."""
         self.readies: set[int] = set()
         self.cut = ""
+        self._results: tuple[int, list[dict[str, Any]]] = (0, [])
 
     @property
     def status(self) -> str:
@@ -165,6 +168,22 @@ class GameState:
         self.seq = event.seq
         return shown
 
+    def view_json(self, seat: int | None) -> dict[str, Any] | None:
+        """What ``seat`` may see now as JSON (``None``: a spectator, who sees no hand and no
+        face-down card), or ``None`` before the first deal."""
+        match = self.match
+        if match is None:
+            return None
+        view = match.view(0 if seat is None else seat)
+        # the finished rounds' results are the same for everyone: turn them into JSON once
+        if self._results[0] != len(view.round_results):
+            self._results = (len(view.round_results), [result_to_json(r) for r in view.round_results])
+        data = view_to_json(dataclasses.replace(view, round_results=()))
+        data["round_results"] = self._results[1]
+        if seat is None:
+            data.update(seat=None, side=None, hand=[], face_down_seen=[])
+        return data
+
     def fairness(self) -> dict[str, Any]:
         """The fairness record so far: the commitment to the round at hand (the one being
         played, or the next one), who cuts it, and the secrets of the rounds that have ended."""
@@ -185,6 +204,24 @@ class GameState:
                              "cut": cut, "deal_seed": deal_seed(fair.secret, cut), "dealer": fair.dealer})
         return {"round": current, "commitment": self.rounds[current].commitment,
                 "cutter": self.cutter(current), "revealed": revealed}
+
+
+class StateText:
+    """The ``state`` messages of one moment of a table, each shared part turned into JSON once."""
+
+    def __init__(self, table: dict[str, Any], state: GameState) -> None:
+        self._table = db.dumps(table)
+        self._fairness = db.dumps(state.fairness())
+        self._state = state
+        self._views: dict[int | None, str] = {}
+
+    def message(self, seq: int, event: dict[str, Any] | None, seat: int | None) -> str:
+        """The ``state`` message for a connection of ``seat`` (``None``: a spectator)."""
+        view = self._views.get(seat)
+        if view is None:
+            view = self._views[seat] = db.dumps(self._state.view_json(seat))
+        return (f'{{"type":"state","seq":{seq},"table":{self._table},"view":{view},'
+                f'"event":{db.dumps(event)},"fairness":{self._fairness}}}')
 
 
 class TokenBucket:
@@ -224,10 +261,14 @@ class Connection:
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue a message (a client too slow to take them is disconnected)."""
+        self.send_text(db.dumps(message))
+
+    def send_text(self, text: str) -> None:
+        """Queue a message already in JSON."""
         if self._queue.qsize() > self.MAX_QUEUED:
             self.close()
             return
-        self._queue.put_nowait(json.dumps(message, separators=(",", ":")))
+        self._queue.put_nowait(text)
 
     def close(self) -> None:
         """Stop sending after what is queued."""
@@ -345,23 +386,14 @@ class GameTable:
             "rematch": self.rematch,
         }
 
-    def _state_message(self, seq: int, event: dict[str, Any] | None, table: dict[str, Any],
-                       fairness: dict[str, Any], state: GameState, seat: int | None,
-                       views: dict[int | None, dict[str, Any] | None]) -> dict[str, Any]:
-        if seat not in views:
-            views[seat] = None if state.match is None else seat_view_json(state.match, seat)
-        return {"type": "state", "seq": seq, "table": table, "view": views[seat], "event": event,
-                "fairness": fairness}
-
-    def _missed(self, seat: int | None, since: int) -> list[dict[str, Any]]:
+    def _missed(self, seat: int | None, since: int) -> list[str]:
         """The state messages after ``since``, each as ``seat`` saw it then."""
         replay = GameState(self.id, self.rules, self.rounds)
         messages = []
         for event in self.events:
             shown = replay.apply(event)
             if event.seq > since:
-                messages.append(self._state_message(event.seq, shown, self.table_json(replay),
-                                                    replay.fairness(), replay, seat, {}))
+                messages.append(StateText(self.table_json(replay), replay).message(event.seq, shown, seat))
         return messages
 
     # -- seats ---------------------------------------------------------------------------------
@@ -469,14 +501,13 @@ class GameTable:
             elif message.since is not None and message.since == self.state.seq:
                 backlog = []
             else:
-                backlog = [self._state_message(self.state.seq, None, self.table_json(), self.state.fairness(),
-                                               self.state, seat, {})]
+                backlog = [StateText(self.table_json(), self.state).message(self.state.seq, None, seat)]
             connection.seat = seat
             connection.joined = True
             connection.send({"type": "welcome", "protocol": PROTOCOL, "table": self.table_json(),
                              "seat": seat})
-            for item in backlog:
-                connection.send(item)
+            for text in backlog:
+                connection.send_text(text)
             self.connections.add(connection)
             if seat is not None:
                 state = self.seats[seat]
@@ -602,13 +633,10 @@ class GameTable:
         self.events.extend(new)
 
     def _broadcast(self, applied: list[tuple[Event, dict[str, Any]]]) -> None:
-        table = self.table_json()
-        fairness = self.state.fairness()
-        views: dict[int | None, dict[str, Any] | None] = {}
+        moment = StateText(self.table_json(), self.state)
         for event, shown in applied:
             for connection in self.connections:
-                connection.send(self._state_message(event.seq, shown, table, fairness, self.state,
-                                                    connection.seat, views))
+                connection.send_text(moment.message(event.seq, shown, connection.seat))
 
     async def record_rematch(self, rematch_id: str) -> None:
         """Store and announce where the rematch is (the caller holds :attr:`lock`)."""
