@@ -4,22 +4,12 @@ KSERI_TEST_POSTGRES_URL is set) and running servers."""
 from __future__ import annotations
 
 import asyncio
-import os
 import secrets
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from serverkit import Server
-
-POSTGRES_ENV = "KSERI_TEST_POSTGRES_URL"
-
-
-def _postgres_url() -> str | None:
-    url = os.environ.get(POSTGRES_ENV)
-    if not url and os.environ.get("CI") == "true":
-        pytest.fail(f"CI must test PostgreSQL: {POSTGRES_ENV} is not set (scripts/test sets it)")
-    return url
+from serverkit import POSTGRES_ENV, Server, postgres_url
 
 
 async def _postgres(url: str, sql: str) -> None:
@@ -38,7 +28,7 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
     if request.param == "sqlite":
         yield f"sqlite+aiosqlite:///{tmp_path / 'kseri.db'}"
         return
-    base = _postgres_url()
+    base = postgres_url()
     if base is None:
         pytest.skip(f"{POSTGRES_ENV} is not set (scripts/postgres start prints it)")
     name = f"kseri_{secrets.token_hex(6)}"

@@ -29,6 +29,18 @@ CLIENT_MESSAGES = jsonschema_rs.validator_for(CLIENT_SCHEMA)
 
 Json = dict[str, Any]
 
+POSTGRES_ENV = "KSERI_TEST_POSTGRES_URL"
+
+
+def postgres_url() -> str | None:
+    """The test PostgreSQL server's URL; in CI its absence is a failure, never a skip."""
+    import pytest
+
+    url = os.environ.get(POSTGRES_ENV)
+    if not url and os.environ.get("CI") == "true":
+        pytest.fail(f"CI must test PostgreSQL: {POSTGRES_ENV} is not set (scripts/test sets it)")
+    return url
+
 
 def free_port() -> int:
     """A TCP port free on the loopback interface now."""
