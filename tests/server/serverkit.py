@@ -144,6 +144,7 @@ class Client:
         self.seat: int | None = None
         self._readied: set[tuple[int, int]] = set()
         self._played: set[tuple[int, int]] = set()
+        self._last_play = (-1, -1)
 
     @classmethod
     async def connect(cls, server: Server, table_id: str, token: str | None = None,
@@ -195,6 +196,7 @@ class Client:
             key = (view["round"], len(view["plays"]))
             if key not in self._played:
                 self._played.add(key)
+                self._last_play = key
                 await self.send({"type": "play", "card": choose(view), "seq": state["seq"]})
 
     async def play_until(self, stop: Callable[[Json], bool], choose: Callable[[Json], str] = first_card,
@@ -208,6 +210,10 @@ class Client:
             await self.act(last, choose)
         while True:
             message = await self.receive(max(0.1, deadline - time.monotonic()))
+            if message["type"] == "error" and message["code"] == "stale":
+                # it acted on a state older than one on its way: the newer one decides
+                self._played.discard(self._last_play)
+                continue
             if message["type"] == "error":
                 raise AssertionError(f"the server refused a play: {message}")
             if message["type"] != "state":

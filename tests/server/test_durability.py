@@ -81,11 +81,14 @@ async def test_kill_9_mid_round_loses_nothing_and_applies_nothing_twice(
     turn = players[0].states[-1]["view"]["turn"]
     mover = players[turn]
     await mover.act(mover.states[-1], choosers[turn])
+    waiting = server.create([human("Ada"), human()], rules="pisti")
     server.kill()
     acknowledged = [s["event"] for s in players[0].states if s["event"] and s["event"]["kind"] == "play"]
     for player in players:
         await player.close()
     server.start()  # same port, same database
+    # a table still waiting for a player is back too, its seats as they were
+    assert httpx.get(f"{server.http}/api/tables/{waiting['table']['id']}").json() == waiting["table"]
     resumed = []
     for seat, player in enumerate(players):
         again = await Client.connect(server, table_id, tokens[seat], since=player.states[-1]["seq"])

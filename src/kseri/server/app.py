@@ -7,6 +7,7 @@ import asyncio
 import json
 import logging
 import secrets
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
 from pathlib import Path
@@ -220,6 +221,17 @@ class Tables:
         table.start()
         return table, creator, token
 
+    async def forget_idle(self, every: float = 60.0, after: float = 600.0) -> None:
+        """Let go of finished tables nobody watches (they load again from the database when
+        asked for), so a long-running server's memory holds the tables in play."""
+        while True:
+            await asyncio.sleep(every)
+            now = time.monotonic()
+            for table_id, table in list(self.live.items()):
+                if table.idle(now, after):
+                    table.stop()
+                    del self.live[table_id]
+
     def close(self) -> None:
         """Stop every table's timers."""
         for table in self.live.values():
@@ -238,9 +250,11 @@ def create_app(settings: ServerSettings) -> FastAPI:
         tables = Tables(store, settings)
         await tables.restore()
         state["tables"] = tables
+        forgetting = asyncio.create_task(tables.forget_idle())
         try:
             yield
         finally:
+            forgetting.cancel()
             tables.close()
             await store.close()
 

@@ -319,6 +319,8 @@ class GameTable:
         self.connections: set[Connection] = set()
         self.turn_since = time.monotonic()
         self.pending_since = time.monotonic()
+        self.touched = time.monotonic()
+        """When the table last changed (finished tables nobody watches are let go after a while)."""
         self._agents: dict[int, Agent] = {}
         self._timer: asyncio.TimerHandle | None = None
         self._tasks: set[asyncio.Task[None]] = set()
@@ -631,6 +633,11 @@ class GameTable:
                 self.state.apply(event)
             raise ProtocolError("server-error", "the server could not store that; nothing changed") from None
         self.events.extend(new)
+        self.touched = time.monotonic()
+
+    def idle(self, now: float, after: float) -> bool:
+        """Whether the match is over, nobody is connected and nothing happened for ``after`` s."""
+        return self.state.status == "finished" and not self.connections and now - self.touched > after
 
     def _broadcast(self, applied: list[tuple[Event, dict[str, Any]]]) -> None:
         moment = StateText(self.table_json(), self.state)
