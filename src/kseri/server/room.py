@@ -542,11 +542,11 @@ class GameTable:
             raise ProtocolError("not-playing", "no play is due: " + (
                 "the first round has not been dealt" if match is None else
                 "the match is over" if match.is_over() else "the round is over"))
-        if match.turn != seat:
-            raise ProtocolError("not-your-turn", f"it is seat {match.turn}'s turn, not seat {seat}'s")
         if not state.turn_seq <= message.seq <= state.seq:
             raise ProtocolError("stale", f"seq {message.seq} is out of date: the turn began at "
                                 f"{state.turn_seq} and the latest state is {state.seq}")
+        if match.turn != seat:
+            raise ProtocolError("not-your-turn", f"it is seat {match.turn}'s turn, not seat {seat}'s")
         try:
             card = Card(message.card)
         except CardError as error:
