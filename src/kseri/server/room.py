@@ -304,6 +304,7 @@ class GameTable:
                  rounds: list[RoundSecret], store: db.Store, settings: ServerSettings) -> None:
         self.id = table_id
         self.rules = Rules.from_options(json.loads(row["rules"]))
+        self.rules_json = self.rules.options()
         self.casual: bool = row["casual"]
         self.public: bool = row["public"]
         self.clock: int | None = row["clock"]
@@ -368,7 +369,7 @@ class GameTable:
         now = time.monotonic()
         return {
             "id": self.id,
-            "rules": self.rules.options(),
+            "rules": self.rules_json,
             "casual": self.casual,
             "public": self.public,
             "clock": self.clock,
