@@ -4,9 +4,16 @@ bad batch never sinking the others."""
 from __future__ import annotations
 
 import asyncio
+import os
+import subprocess
+import sys
+import time
+from contextlib import suppress
+from pathlib import Path
 
+import httpx
 import pytest
-from serverkit import postgres_url
+from serverkit import free_port, postgres_url
 from sqlalchemy import text
 
 from kseri.server import db
@@ -57,3 +64,27 @@ def test_ci_must_test_postgresql(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("KSERI_TEST_POSTGRES_URL", raising=False)
     with pytest.raises(pytest.fail.Exception, match="KSERI_TEST_POSTGRES_URL"):
         postgres_url()
+
+
+def test_kseri_serve_needs_no_set_up(tmp_path: Path) -> None:
+    """Without --db or KSERI_DATABASE_URL the server makes its SQLite file in the user's data
+    folder (platformdirs: $XDG_DATA_HOME on Linux) and prints the address to open."""
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k != "KSERI_DATABASE_URL"}
+    env["XDG_DATA_HOME"] = str(tmp_path)
+    process = subprocess.Popen([sys.executable, "-m", "kseri", "serve", "--port", str(port)], env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        assert process.stdout is not None
+        first = process.stdout.readline().decode()
+        assert f"http://127.0.0.1:{port}/" in first
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            with suppress(httpx.HTTPError):
+                if httpx.get(f"http://127.0.0.1:{port}/api/rules", timeout=1).status_code == 200:
+                    break
+            time.sleep(0.1)
+        assert (tmp_path / "kseri" / "kseri.db").is_file()
+    finally:
+        process.terminate()
+        process.wait(10)
