@@ -20,9 +20,12 @@ export function modeOf(options) {
   return options.partnerships ? `${options.players / 2}v${options.players / 2}` : String(options.players);
 }
 
-/** A seat's display name. */
-export function seatName(seat) {
-  if (seat.kind === "bot") return t("seat.bot", { level: t(`level.${seat.level}`) });
+/** A seat's display name (bots are numbered by seat when a table has several). */
+export function seatName(seat, seats = []) {
+  if (seat.kind === "bot") {
+    const several = seats.filter((s) => s.kind === "bot").length > 1;
+    return t(several ? "seat.botN" : "seat.bot", { level: t(`level.${seat.level}`), n: seat.seat + 1 });
+  }
   return seat.name || (seat.taken ? t("seat.player", { n: seat.seat + 1 }) : t("seat.open"));
 }
 
@@ -275,7 +278,7 @@ export class LobbyScreen {
     }
     box.replaceChildren(h("ul", { class: "table-list" }, this.tables.map((table) => {
       const free = table.seats.filter((s) => s.kind === "human" && !s.taken).length;
-      const who = table.seats.map(seatName).join(", ");
+      const who = table.seats.map((s) => seatName(s, table.seats)).join(", ");
       return h("li", { class: "table-item" },
         h("div", {},
           h("strong", {}, t(`preset.${table.rules.name}`) === `preset.${table.rules.name}` ? table.rules.name : t(`preset.${table.rules.name}`)),

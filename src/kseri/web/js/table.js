@@ -259,7 +259,7 @@ export class TableScreen {
   nameOf(seat) {
     if (seat === this.seat) return t("seat.you");
     const info = this.table && this.table.seats[seat];
-    return info ? seatName(info) : t("seat.player", { n: seat + 1 });
+    return info ? seatName(info, this.table.seats) : t("seat.player", { n: seat + 1 });
   }
 
   sideName(side) {
@@ -370,7 +370,7 @@ export class TableScreen {
     this.root.replaceChildren(h("form", { class: "panel join-panel", onsubmit: join, "aria-labelledby": "join-title" },
       h("h1", { id: "join-title" }, t("join.title")),
       h("p", {}, t("join.intro", { rules: table.rules.name, players: table.rules.players })),
-      h("ul", { class: "seat-list" }, table.seats.map((s) => h("li", {}, seatName(s)))),
+      h("ul", { class: "seat-list" }, table.seats.map((s) => h("li", {}, seatName(s, table.seats)))),
       h("label", { class: "field" }, h("span", {}, t("lobby.yourName")), nameInput),
       this.notice && h("p", { class: "error", role: "alert" }, this.notice),
       h("div", { class: "row" },
@@ -520,7 +520,7 @@ export class TableScreen {
       boxes.push(h("li", { class: `opponent${view.turn === seat ? " turn" : ""}`, "data-seat": seat },
         h("div", { class: "opponent-head" },
           h("span", { class: `presence ${info.kind === "bot" || info.connected ? "on" : "off"}`, "aria-hidden": "true" }),
-          h("span", { class: "opponent-name" }, seatName(info.seat === undefined ? { seat, kind: "human" } : info)),
+          h("span", { class: "opponent-name" }, this.nameOf(seat)),
           partner && h("span", { class: "tag" }, t("table.partner")),
           view.dealer === seat && h("span", { class: "tag dealer", title: t("table.dealer") }, t("table.dealerShort"))),
         h("div", { class: "mini-hand", "aria-label": tn("table.handSize", size) },
@@ -635,7 +635,7 @@ export class TableScreen {
             h("small", {}, t("round.cutHelp"))),
           waitingOthers
             ? h("p", { class: "muted", role: "status" }, t("round.waitingOthers"), " ",
-              this.table.seats.filter((s) => s.kind === "human" && !s.ready).map((s) => seatName(s)).join(", "))
+              this.table.seats.filter((s) => s.kind === "human" && !s.ready).map((s) => seatName(s, this.table.seats)).join(", "))
             : h("button", { type: "button", class: "primary big", id: "next-round", onclick: () => this.ready() }, t("round.next"))));
     }
     return null;
@@ -654,7 +654,7 @@ export class TableScreen {
       this.renderNotice();
     };
     const share = navigator.share ? () => navigator.share({ title: t("app.title"), text: t("waiting.shareText"), url: link }).catch(() => {}) : null;
-    return h("section", { class: "overlay-panel", role: "dialog", "aria-modal": "false", "aria-labelledby": "panel-title", "data-key": "waiting" },
+    return h("section", { class: "overlay-panel waiting-panel", role: "dialog", "aria-modal": "false", "aria-labelledby": "panel-title", "data-key": "waiting" },
       h("h2", { id: "panel-title" }, t("waiting.title")),
       h("p", {}, t("waiting.intro")),
       h("div", { class: "invite" },
@@ -662,6 +662,6 @@ export class TableScreen {
         h("button", { type: "button", class: "primary", id: "copy-invite", onclick: copy }, t("waiting.copy")),
         share && h("button", { type: "button", id: "share-invite", onclick: share }, t("waiting.share"))),
       h("ul", { class: "seat-list" }, this.table.seats.map((s) => h("li", { class: s.taken ? "taken" : "open" },
-        seatName(s), s.seat === this.seat ? ` (${t("seat.you")})` : "", s.taken ? "" : ` — ${t("waiting.free")}`))));
+        seatName(s, this.table.seats), s.seat === this.seat ? ` (${t("seat.you")})` : "", s.taken && s.kind === "human" && !s.connected ? ` — ${t("waiting.away")}` : ""))));
   }
 }
