@@ -186,6 +186,12 @@ class Sampler:
             past[index // per_batch][play.seat].append(play.card)
         for seat, hand in enumerate(world.hands):
             past[current][seat].extend(hand)
+        if view.shown is not None and not world.future:
+            # The dealer was dealt the shown card last, whenever it was played.
+            last = past[-1][view.dealer]
+            if view.shown in last:
+                last.remove(view.shown)
+                last.append(view.shown)
         hands = tuple(tuple(tuple(cards) for cards in batch) for batch in past) + world.future
         fd = iter(world.face_down)
         centre = tuple(next(fd) if card is None else card for card in view.centre_dealt)
