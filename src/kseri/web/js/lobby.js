@@ -108,8 +108,14 @@ export class LobbyScreen {
     return this.form.casual ?? this.form.opponents === "bots";
   }
 
+  /** One tap to a game: the Greek rules against the computer at the chosen level. */
+  quickPlay() {
+    Object.assign(this.form, { opponents: "bots", mode: "2", preset: "greek", overrides: {}, casual: null, clock: null });
+    this.create();
+  }
+
   async create(event) {
-    event.preventDefault();
+    if (event) event.preventDefault();
     if (this.busy || !this.presets) return;
     const name = this.root.querySelector("#player-name").value.trim() || t("seat.you");
     setPlayerName(name);
@@ -162,6 +168,10 @@ export class LobbyScreen {
       h("div", { class: "lobby" },
         h("h1", { class: "lobby-title" }, t("lobby.title")),
         h("p", { class: "lobby-intro" }, t("lobby.intro")),
+        h("section", { class: "quick-start" },
+          h("button", { type: "button", class: "primary big", id: "quick-play", disabled: this.busy || !this.presets, onclick: () => this.quickPlay() },
+            t("lobby.quickPlay")),
+          h("span", {}, t("lobby.quickPlayHelp", { level: t(`level.${this.form.level}`) }))),
         this.renderForm(),
         h("section", { class: "panel", "aria-labelledby": "open-tables-title" },
           h("h2", { id: "open-tables-title" }, t("lobby.openTables")),
