@@ -46,12 +46,15 @@ def open_lobby(page: Page, url: str) -> None:
 
 
 def start_bot_game(page: Page, url: str, name: str = "Eleni", level: str = "greedy",
-                   target: int | None = 30) -> str:
+                   target: int | None = 30, clock: int | None = None) -> str:
     """Create a game against a bot from the lobby form; returns the table id."""
     open_lobby(page, url)
     page.fill("#player-name", name)
     page.check("#opponents-bots")
     page.check(f"#level-{level}")
+    if clock is not None:
+        page.fill("#clock", str(clock))
+        page.locator("#clock").dispatch_event("change")
     if target is not None:
         page.click(".options summary")
         page.fill("#opt-target", str(target))

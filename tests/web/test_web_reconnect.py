@@ -12,7 +12,7 @@ from playwright.sync_api import WebSocketRoute, expect
 def test_reload_in_the_middle_of_a_round(
         server: str, new_context: ContextFactory, page_errors: PageErrors) -> None:
     page = page_errors.watch(new_context(DESKTOP).new_page())
-    start_bot_game(page, server, target=None)
+    start_bot_game(page, server, target=None, clock=300)
     for _ in range(3):
         page.wait_for_selector(".table-screen.my-turn")
         play_one(page)
@@ -21,8 +21,11 @@ def test_reload_in_the_middle_of_a_round(
     assert len(hand) == 3
     centre = page.locator("#centre-pile").get_attribute("aria-label")
 
+    # The table has a turn clock: seconds left for the play due.
+    expect(page.get_by_role("timer")).to_have_accessible_name(re.compile(r"^\d+ seconds left to play$"))
     page.reload()
     expect(page.locator(".hand .card-button")).to_have_count(3)
+    expect(page.get_by_role("timer")).to_have_text(re.compile(r"^⏱ \d+s$"))
     assert hand_cards(page) == hand, "the same seat, the same hand"
     expect(page.locator("#centre-pile")).to_have_attribute("aria-label", centre or "")
     expect(page.locator(".join-panel")).to_have_count(0)

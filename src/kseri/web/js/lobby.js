@@ -4,7 +4,7 @@ import { api, holdSeat, playerName, setPlayerName } from "./api.js";
 import { h, navigate } from "./dom.js";
 import { t, tn } from "./i18n.js";
 
-export const LEVELS = ["random", "greedy", "expert", "master"];
+const LEVELS = ["random", "greedy", "expert", "master"];
 
 /** The options offered in the form, in this order; the others keep the preset's value. */
 const OPTIONS = [
@@ -16,7 +16,7 @@ const ENUMS = { target_rule: ["escalate", "higher-wins"] };
 const REFRESH_MS = 4000;
 
 /** The player-count mode of a preset: "2", "3", "2v2", ... */
-export function modeOf(options) {
+function modeOf(options) {
   return options.partnerships ? `${options.players / 2}v${options.players / 2}` : String(options.players);
 }
 

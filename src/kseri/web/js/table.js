@@ -557,12 +557,12 @@ export class TableScreen {
 
   renderMe() {
     const view = this.view;
-    const hintValues = new Map((this.hint ? this.hint.values : []).map((v) => [v.card, v.value]));
+    const hintValues = new Map((this.hint ? this.hint.values : []).map((v) => [v.card, `${v.value > 0 ? "+" : ""}${v.value.toFixed(1)}`]));
     const turn = this.myTurn();
     const cards = view.hand.map((card, index) => {
       const value = hintValues.get(card);
       const best = this.hint && this.hint.best === card;
-      const label = cardName(card) + (value !== undefined ? `, ${t("hint.value", { value: value.toFixed(1) })}` : "") + (best ? `, ${t("hint.bestShort")}` : "");
+      const label = cardName(card) + (value !== undefined ? `, ${t("hint.value", { value })}` : "") + (best ? `, ${t("hint.bestShort")}` : "");
       return h("li", {},
         h("button", {
           type: "button", class: `card-button${best ? " best" : ""}`, id: `hand-${index}`, "data-card": card,
@@ -570,7 +570,7 @@ export class TableScreen {
           onclick: () => this.play(card),
         }, cardSvg(card),
         index < 9 && h("span", { class: "key-hint", "aria-hidden": "true" }, index + 1),
-        value !== undefined && h("span", { class: "hint-value", "aria-hidden": "true" }, value.toFixed(1))));
+        value !== undefined && h("span", { class: "hint-value", "aria-hidden": "true" }, value)));
     });
     const casual = this.table.casual;
     return h("section", { class: `me${view.turn === this.seat ? " turn" : ""}`, "data-seat": this.seat, "aria-label": t("table.you") },
