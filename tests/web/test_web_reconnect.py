@@ -39,6 +39,7 @@ def test_lost_connection_comes_back_with_since(
     page = page_errors.watch(new_context(DESKTOP).new_page())
     sockets: list[WebSocketRoute] = []
     hellos: list[dict[str, object]] = []
+    black_hole: list[WebSocketRoute] = []
 
     def through(socket: WebSocketRoute) -> None:
         upstream = socket.connect_to_server()
@@ -47,7 +48,8 @@ def test_lost_connection_comes_back_with_since(
             data = json.loads(message)
             if data.get("type") == "hello":
                 hellos.append(data)
-            upstream.send(message)
+            if socket not in black_hole:
+                upstream.send(message)
 
         socket.on_message(from_page)
         sockets.append(socket)
@@ -73,3 +75,17 @@ def test_lost_connection_comes_back_with_since(
     assert hand_cards(page) == hand
     play_one(page)
     expect(page.locator(".hand .card-button")).to_have_count(len(hand) - 1)
+
+    # A phone wakes up with a socket that looks open but is dead (nothing gets through): the
+    # page pings on waking, hears nothing, and connects again.
+    page.wait_for_selector(".table-screen.my-turn")
+    black_hole.append(sockets[-1])
+    count = len(hellos)
+    page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    for _ in range(200):
+        if len(hellos) > count:
+            break
+        page.wait_for_timeout(50)
+    assert len(hellos) > count, "the page did not notice the dead connection"
+    play_one(page)
+    expect(page.locator(".hand .card-button")).to_have_count(len(hand) - 2)

@@ -67,6 +67,7 @@ export class TableScreen {
     document.removeEventListener("keydown", this.keyHandler);
     if (this.connection) this.connection.close();
     clearInterval(this.clockTimer);
+    document.title = t("app.title");
   }
 
   refresh() {
@@ -407,6 +408,7 @@ export class TableScreen {
     if (panel) screen.append(h("div", { class: "backdrop", "aria-hidden": "true" }), panel);
     this.root.replaceChildren(screen);
     screen.classList.toggle("my-turn", this.myTurn());
+    document.title = (this.myTurn() ? "● " : "") + t("app.title");
     // Keep the keyboard where it was: same control, or the card now at the same place.
     const panelNode = this.root.querySelector(".overlay-panel");
     if (panelNode && this.panelKey !== panelNode.dataset.key) {
@@ -626,7 +628,8 @@ export class TableScreen {
           replay: () => navigate(`/t/${this.tableId}#replay`),
         })
         : renderRoundResult(this);
-      const waitingOthers = this.readyRound === view.round;
+      const mine = this.seat !== null ? this.table.seats[this.seat] : null;
+      const waitingOthers = this.readyRound === view.round || Boolean(mine && mine.ready);
       return h("section", { class: "overlay-panel", role: "dialog", "aria-modal": "false", "aria-labelledby": "panel-title", "data-key": key },
         body,
         !over && this.seat !== null && h("div", { class: "ready-box" },
