@@ -27,4 +27,5 @@ def test_played_cards_fly_unless_motion_is_reduced(
     play_one(page)
     page.wait_for_selector(".table-screen.my-turn")
     flights = page.evaluate("window.flights")
-    assert (flights >= 2) if flies else (flights == 0), flights
+    # At least the last play flies (an earlier one is drawn at once when the next is already waiting).
+    assert (flights >= 1) if flies else (flights == 0), flights
