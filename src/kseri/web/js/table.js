@@ -524,6 +524,7 @@ export class TableScreen {
           h("span", { class: `presence ${info.kind === "bot" || info.connected ? "on" : "off"}`, "aria-hidden": "true" }),
           h("span", { class: "opponent-name" }, this.nameOf(seat)),
           partner && h("span", { class: "tag" }, t("table.partner")),
+          info.standin && h("span", { class: "tag", title: t("table.standinHelp") }, t("table.standin")),
           view.dealer === seat && h("span", { class: "tag dealer", title: t("table.dealer") }, t("table.dealerShort"))),
         h("div", { class: "mini-hand", "aria-label": tn("table.handSize", size) },
           Array.from({ length: size }, () => h("span", { class: "mini-card" }, cardSvg(null))),
