@@ -48,7 +48,7 @@ def test_whole_match_against_a_bot(
     page.wait_for_selector(".table-screen.my-turn")
     played = page.locator(".hand .card-button").first.get_attribute("data-card") or ""
     play_one(page, "click")
-    expect(page.locator("#announcer")).to_contain_text("You played")
+    expect(page.locator("#announcer")).to_contain_text(f"You played {spoken(played)}")
     expect(page.locator(".last-play")).not_to_be_empty()
     # The memory aid (a casual table): the card just played is struck out.
     page.click("#memory-button")

@@ -34,6 +34,7 @@ export class TableScreen {
     this.hint = null;
     this.showMemory = localStorage.getItem("kseri.memory") === "1";
     this.readyRound = null;
+    this.sentSeq = null;
     this.startReadySent = false;
     this.notice = "";
     this.lastPlayText = "";
@@ -93,6 +94,7 @@ export class TableScreen {
       case "welcome":
         this.table = message.table;
         this.seat = message.seat;
+        this.sentSeq = null;
         if (this.table.clock && !this.clockTimer) this.clockTimer = setInterval(() => this.tickClock(), 1000);
         this.render();
         break;
@@ -121,6 +123,7 @@ export class TableScreen {
       this.connect(null);
       return;
     }
+    this.sentSeq = null; // a refused play may be tried again
     this.notice = t(`error.${message.code}`) === `error.${message.code}` ? message.message : t(`error.${message.code}`);
     announce(this.notice);
     this.renderNotice();
@@ -148,7 +151,7 @@ export class TableScreen {
     this.fairness = message.fairness;
     if (this.view && this.view.seat !== undefined && this.view.seat !== null) this.seat = this.view.seat;
     this.rememberCommitment();
-    if (!previous || previous.turn !== this.view.turn || (event && event.kind === "play")) this.turnSince = Date.now();
+    if (this.view && (!previous || previous.turn !== this.view.turn || (event && event.kind === "play"))) this.turnSince = Date.now();
     this.hint = null;
     if (event) this.describe(event);
     if (animate && event.taken > 0) {
@@ -184,7 +187,10 @@ export class TableScreen {
       this.renderNotice();
       return;
     }
-    if (!this.connection.send({ type: "play", card, seq: this.seq })) {
+    if (this.sentSeq === this.seq) return; // one play per state: a double click sends one
+    if (this.connection.send({ type: "play", card, seq: this.seq })) {
+      this.sentSeq = this.seq;
+    } else {
       this.notice = t("table.offline");
       this.renderNotice();
     }
