@@ -103,17 +103,23 @@ def play_one(page: Page, how: str = "click") -> bool:
     return True
 
 
-def play_until(page: Page, done_selector: str, *, how: str = "click", limit_s: float = 120) -> None:
-    """Play whenever it is this page's turn and go on to the next rounds, until
-    ``done_selector`` shows."""
+def play_until(page: Page, done_selector: str, *, how: str = "click", limit_s: float = 120,
+               cut: str | None = None) -> bool:
+    """Play whenever it is this page's turn and go on to the next rounds (cutting with ``cut``
+    when this seat cuts), until ``done_selector`` shows; whether this seat cut."""
     deadline = time.monotonic() + limit_s
     done = page.locator(done_selector)
+    did_cut = False
     while not done.count():
         assert time.monotonic() < deadline, f"{done_selector} did not show in {limit_s} s"
         if page.locator("#next-round").count():
+            if cut is not None and page.locator("#cut-text").count():
+                page.fill("#cut-text", cut)
+                did_cut = True
             page.click("#next-round")
         elif not (my_turn(page) and play_one(page, how)):
             page.wait_for_timeout(50)
+    return did_cut
 
 
 def spoken(card: str) -> str:

@@ -93,6 +93,7 @@ function fairnessSection(screen) {
           h("dl", {},
             h("dt", {}, t("fair.commitment")), h("dd", {}, h("code", {}, r.commitment || "—")),
             h("dt", {}, t("fair.secret")), h("dd", {}, h("code", {}, r.secret)),
+            h("dt", {}, t("fair.cut")), h("dd", { class: "fair-cut" }, h("code", {}, r.cut || "—")),
             h("dt", {}, t("fair.seed")), h("dd", {}, h("code", {}, r.seed))))))));
 }
 
