@@ -89,3 +89,18 @@ def test_lost_connection_comes_back_with_since(
     assert len(hellos) > count, "the page did not notice the dead connection"
     play_one(page)
     expect(page.locator(".hand .card-button")).to_have_count(len(hand) - 2)
+
+
+def test_a_table_that_does_not_exist(
+        server: str, new_context: ContextFactory, page_errors: PageErrors) -> None:
+    missing = "This table does not exist (or has been closed)."
+    page = page_errors.watch(new_context(DESKTOP).new_page())
+    # A seat remembered for a table the server no longer has (say, a fresh database).
+    page.goto(f"{server}/")
+    page.evaluate("""() => localStorage.setItem('kseri.seats',
+        JSON.stringify({ gone: { seat: 0, token: 'old', since: Date.now() } }))""")
+    page.goto(f"{server}/t/gone")
+    expect(page.get_by_role("heading", name=missing)).to_be_visible()
+    assert page.evaluate("JSON.parse(localStorage.getItem('kseri.seats'))") == {}
+    page.goto(f"{server}/t/never-was")
+    expect(page.get_by_role("heading", name=missing)).to_be_visible()

@@ -116,6 +116,13 @@ export class TableScreen {
   }
 
   onError(message) {
+    if (message.code === "no-such-table") {
+      dropSeat(this.tableId);
+      this.connection.close();
+      this.connection = null;
+      this.root.replaceChildren(this.renderMissing(new ApiError(404, message.code, message.message)));
+      return;
+    }
     if (message.code === "bad-token") {
       dropSeat(this.tableId);
       this.connection.close();
