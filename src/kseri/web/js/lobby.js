@@ -117,10 +117,10 @@ export class LobbyScreen {
   async create(event) {
     if (event) event.preventDefault();
     if (this.busy || !this.presets) return;
-    const name = this.root.querySelector("#player-name").value.trim() || t("seat.you");
+    const name = this.root.querySelector("#player-name").value.trim();
     setPlayerName(name);
     const players = this.presets[this.form.preset].players;
-    const seats = [{ kind: "human", name }];
+    const seats = [name ? { kind: "human", name } : { kind: "human" }];
     for (let i = 1; i < players; i++) {
       seats.push(this.form.opponents === "bots" ? { kind: "bot", level: this.form.level } : { kind: "human" });
     }
@@ -145,10 +145,10 @@ export class LobbyScreen {
   }
 
   async join(table) {
-    const name = this.root.querySelector("#player-name").value.trim() || t("seat.guest");
+    const name = this.root.querySelector("#player-name").value.trim();
     setPlayerName(name);
     try {
-      const joined = await api("POST", `/api/tables/${table.id}/join`, { name });
+      const joined = await api("POST", `/api/tables/${table.id}/join`, name ? { name } : {});
       holdSeat(joined.table.id, joined.seat, joined.token);
       navigate(`/t/${joined.table.id}`);
     } catch (error) {

@@ -368,10 +368,10 @@ export class TableScreen {
     const nameInput = h("input", { id: "join-name", type: "text", maxlength: 24, value: playerName(), autocomplete: "nickname" });
     const join = async (event) => {
       event.preventDefault();
-      const name = nameInput.value.trim() || t("seat.guest");
+      const name = nameInput.value.trim();
       setPlayerName(name);
       try {
-        const joined = await api("POST", `/api/tables/${this.tableId}/join`, { name });
+        const joined = await api("POST", `/api/tables/${this.tableId}/join`, name ? { name } : {});
         holdSeat(this.tableId, joined.seat, joined.token);
         this.seat = joined.seat;
         this.table = joined.table;
@@ -603,7 +603,7 @@ export class TableScreen {
             this.render();
           },
         }, t("memory.button"))),
-      h("ul", { class: "hand", style: `--n:${Math.max(view.hand.length, 2)}`, "aria-label": tn("table.yourHand", view.hand.length) }, cards),
+      h("ul", { class: `hand${this.hint ? " hinted" : ""}`, style: `--n:${Math.max(view.hand.length, 2)}`, "aria-label": tn("table.yourHand", view.hand.length) }, cards),
       h("p", { class: "keys-help muted" }, t("table.keysHelp")));
   }
 
