@@ -45,6 +45,7 @@ export class LobbyScreen {
       casual: null,
       publicTable: true,
       clock: null,
+      seatChoices: {},
     };
     this.error = "";
     this.busy = false;
@@ -122,7 +123,8 @@ export class LobbyScreen {
     const players = this.presets[this.form.preset].players;
     const seats = [name ? { kind: "human", name } : { kind: "human" }];
     for (let i = 1; i < players; i++) {
-      seats.push(this.form.opponents === "bots" ? { kind: "bot", level: this.form.level } : { kind: "human" });
+      const choice = this.form.opponents === "bots" ? this.form.level : this.form.seatChoices[i] || "friend";
+      seats.push(choice === "friend" ? { kind: "human" } : { kind: "bot", level: choice });
     }
     this.busy = true;
     this.error = "";
@@ -207,8 +209,9 @@ export class LobbyScreen {
         h("legend", {}, t("lobby.players")),
         h("div", { class: "choices" },
           this.modes().map((mode) => radio("mode", mode, t(`mode.${mode}`), f.mode === mode, () => {
-            this.set({ mode, preset: this.presetsForMode(mode)[0], overrides: {} });
+            this.set({ mode, preset: this.presetsForMode(mode)[0], overrides: {}, seatChoices: {} });
           })))),
+      f.opponents === "friends" && this.presets && this.renderSeatChoices(),
       f.opponents === "bots" && h("fieldset", {},
         h("legend", {}, t("lobby.level")),
         h("div", { class: "choices" },
@@ -234,6 +237,24 @@ export class LobbyScreen {
       h("button", { type: "submit", class: "primary big", id: "create-game", disabled: this.busy || !this.presets },
         f.opponents === "bots" ? t("lobby.play") : t("lobby.invite")));
     return form;
+  }
+
+  /** With friends: who takes each other seat, a friend with the link or the computer. */
+  renderSeatChoices() {
+    const f = this.form;
+    const names = this.presetsForMode(f.mode);
+    const options = this.presets[names.includes(f.preset) ? f.preset : names[0]];
+    const sides = options.partnerships ? options.players / 2 : options.players;
+    const rows = [];
+    for (let seat = 1; seat < options.players; seat++) {
+      const role = seat % sides === 0 ? t("lobby.seatPartner") : t("lobby.seatOpponent");
+      rows.push(h("label", { class: "field inline seat-choice" },
+        h("span", {}, t("lobby.seatLabel", { n: seat + 1, role })),
+        h("select", { id: `seat-${seat}`, onchange: (e) => { f.seatChoices = { ...f.seatChoices, [seat]: e.target.value }; } },
+          h("option", { value: "friend", selected: (f.seatChoices[seat] || "friend") === "friend" }, t("lobby.seatFriend")),
+          LEVELS.map((level) => h("option", { value: level, selected: f.seatChoices[seat] === level }, t("seat.bot", { level: t(`level.${level}`) }))))));
+    }
+    return h("fieldset", {}, h("legend", {}, t("lobby.seats")), h("div", { class: "seat-choices" }, rows));
   }
 
   renderRules() {
