@@ -6,19 +6,10 @@ import random
 from typing import Any
 
 import pytest
-from builders import play_first_cards
+from builders import play_first_cards, snapshot
 
 from kseri import Card, IllegalPlayError, Match, Rules
 from kseri.engine import Phase
-
-
-def snapshot(match: Match) -> tuple[Any, ...]:
-    """Everything observable about a match: every seat's view and the match's standing."""
-    return (
-        tuple(match.view(seat) for seat in range(match.rules.players)),
-        match.turn, match.phase, match.totals, match.target, match.winner, match.round_results,
-        match.centre_left, match.deals, match.plays, match.stock_size,
-    )
 
 
 def other_seat_card(match: Match) -> Card:
