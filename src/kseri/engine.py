@@ -157,7 +157,8 @@ class Deal:
     def check(self, rules: Rules) -> None:
         """Raise :class:`IllegalPlayError`, saying why, unless this deal fits ``rules``: a valid
         dealer, every card of the deck exactly once, hands of ``batch_size`` in ``batches``
-        batches, a centre of ``centre_size`` with a face-up top, the shown card the dealer's last."""
+        batches, a centre of ``centre_size`` with a face-up top, and (Pisti only) the shown card
+        the dealer's last."""
         players = rules.players
         if not 0 <= self.dealer < players:
             raise IllegalPlayError(f"the deal's dealer must be seat 0 to {players - 1}, not {self.dealer}")
@@ -180,7 +181,10 @@ class Deal:
             raise IllegalPlayError(
                 f"the deal must hold every card of the {rules.deck_size}-card deck exactly once"
             )
-        if self.shown is not None and self.shown != self.hands[-1][self.dealer][-1]:
+        if rules.centre_deal is not CentreDeal.PISTI:
+            if self.shown is not None:
+                raise IllegalPlayError(f"no card is shown with the {rules.centre_deal} centre deal")
+        elif self.shown != self.hands[-1][self.dealer][-1]:
             raise IllegalPlayError("the shown card must be the dealer's last card")
 
 
