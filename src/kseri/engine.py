@@ -102,7 +102,7 @@ def shuffled(cards: Sequence[Card], seed: str, draw: int) -> tuple[list[Card], i
 
 
 @functools.cache
-def _seat_picker(players: int, dealer: int) -> operator.itemgetter[tuple[Card, ...]]:
+def _seat_picker(players: int, dealer: int) -> operator.itemgetter[int]:
     """Picks the hands of seats 0, 1, ... out of a batch dealt from the seat after ``dealer``."""
     return operator.itemgetter(*[(seat - dealer - 1) % players for seat in range(players)])
 
