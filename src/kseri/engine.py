@@ -41,7 +41,7 @@ from kseri.rules import CentreDeal, MajorityTie, Rules, TargetRule
 
 if TYPE_CHECKING:
     import random
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
 _TWO_CLUBS: Final = TWO * 4 + CLUBS
 
@@ -101,8 +101,11 @@ def shuffled(cards: Sequence[Card], seed: str, draw: int) -> tuple[list[Card], i
     return result, draw
 
 
+_Batch = tuple[tuple[Card, ...], ...]
+
+
 @functools.cache
-def _seat_picker(players: int, dealer: int) -> operator.itemgetter[int]:
+def _seat_picker(players: int, dealer: int) -> Callable[[_Batch], _Batch]:
     """Picks the hands of seats 0, 1, ... out of a batch dealt from the seat after ``dealer``."""
     return operator.itemgetter(*[(seat - dealer - 1) % players for seat in range(players)])
 
