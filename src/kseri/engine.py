@@ -31,7 +31,7 @@ import functools
 import math
 import operator
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from hashlib import sha512
 from typing import TYPE_CHECKING, Final, NamedTuple
@@ -116,7 +116,8 @@ class Deal:
 
     ``hands[b][s]`` is what seat ``s`` receives in batch ``b``; ``centre`` runs bottom to top,
     its first ``face_down`` cards face down; ``shown`` is the stock's bottom card shown to
-    everyone (Pisti), which the dealer receives last.
+    everyone (Pisti), which the dealer receives last. ``seed`` is the deal seed it was
+    shuffled from (``None`` for a deal made by hand); it takes no part in equality.
     """
 
     dealer: int
@@ -124,6 +125,7 @@ class Deal:
     face_down: int
     hands: tuple[tuple[tuple[Card, ...], ...], ...]
     shown: Card | None = None
+    seed: str | None = field(default=None, compare=False)
 
     @classmethod
     def shuffle(cls, rules: Rules, dealer: int, deal_seed: str) -> Deal:
@@ -164,7 +166,7 @@ class Deal:
         in_hands = zip(*[iter(cards)] * size, strict=True)
         hands = tuple(map(_seat_picker(players, dealer), zip(*[in_hands] * players, strict=True)))
         shown = cards[-1] if rules.centre_deal is CentreDeal.PISTI else None
-        return cls(dealer, tuple(centre), face_down, hands, shown)
+        return cls(dealer, tuple(centre), face_down, hands, shown, deal_seed)
 
     def check(self, rules: Rules) -> None:
         """Raise :class:`IllegalPlayError`, saying why, unless this deal fits ``rules``: a valid

@@ -144,7 +144,7 @@ class Rules:
         return (self.deck_size - self.centre_size) // (self.players * self.batch_size)
 
     @classmethod
-    def preset(cls, name: str, **overrides: Any) -> Rules:
+    def preset(cls, name: str, /, **overrides: Any) -> Rules:
         """A named preset, with options overridden; unknown names are refused."""
         try:
             base = PRESETS[name]

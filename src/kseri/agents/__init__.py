@@ -1,5 +1,19 @@
 """Bots: the agent protocol, the levels from ``random`` to ``master``, and what they share."""
 
 from kseri.agents.base import AGENTS, Agent, GreedyAgent, RandomAgent, capture_value, centre_cards, make_agent
+from kseri.agents.expert import ExpertAgent
+from kseri.agents.hints import hint
+from kseri.agents.master import MasterAgent
 
-__all__ = ["AGENTS", "Agent", "GreedyAgent", "RandomAgent", "capture_value", "centre_cards", "make_agent"]
+__all__ = [
+    "AGENTS",
+    "Agent",
+    "ExpertAgent",
+    "GreedyAgent",
+    "MasterAgent",
+    "RandomAgent",
+    "capture_value",
+    "centre_cards",
+    "hint",
+    "make_agent",
+]

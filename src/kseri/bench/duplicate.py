@@ -33,19 +33,26 @@ def play_round(rules: Rules, deal: Deal, agents: Sequence[Agent]) -> RoundResult
     return match.round_results[-1]
 
 
+def seating(rules: Rules, rotation: int) -> tuple[int, ...]:
+    """Which member of a pair sits at each seat in ``rotation`` (0 to ``rules.sides - 1``):
+    the first (0) holds the seats of side ``rotation``, the second (1) every other seat."""
+    return tuple(0 if rules.side_of(seat) == rotation else 1 for seat in range(rules.players))
+
+
+def side_difference(points: Sequence[int], side: int) -> float:
+    """``side``'s points less the mean of the other sides' points."""
+    others = [p for other, p in enumerate(points) if other != side]
+    return points[side] - sum(others) / len(others)
+
+
 def duplicate_round(rules: Rules, deal: Deal, pair: Sequence[Agent]) -> float:
     """Mean point difference per round of ``pair[0]`` over ``pair[1]`` on one deal.
 
-    The deal is played once per rotation of the seats; in each, the first agent holds the seats
-    of one side and the second agent every other seat. The result is the first agent's side
-    points less the mean of the other sides', averaged over the rotations.
+    The deal is played once per rotation of the seats (:func:`seating`); the result is the
+    first agent's side points less the mean of the other sides', averaged over the rotations.
     """
-    first, second = pair
-    sides = rules.sides
     total = 0.0
-    for rotation in range(sides):
-        agents = [first if rules.side_of(seat) == rotation else second for seat in range(rules.players)]
-        points = play_round(rules, deal, agents).points
-        others = [p for side, p in enumerate(points) if side != rotation]
-        total += points[rotation] - sum(others) / len(others)
-    return total / sides
+    for rotation in range(rules.sides):
+        agents = [pair[member] for member in seating(rules, rotation)]
+        total += side_difference(play_round(rules, deal, agents).points, rotation)
+    return total / rules.sides

@@ -22,4 +22,5 @@ def main() -> None:
     app()
 
 
-from kseri.cli import rules_cmd  # noqa: E402,F401  (registers commands on ``app``)
+# Each command module registers its commands on ``app``.
+from kseri.cli import bench_cmd, play_cmd, records_cmd, rules_cmd, serve_cmd  # noqa: E402,F401

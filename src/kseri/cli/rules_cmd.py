@@ -3,23 +3,26 @@
 from __future__ import annotations
 
 import json
+from typing import Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
 from kseri.cli import app
-from kseri.rules import OPTION_NAMES, PRESET_SOURCES, PRESETS, Rules, RulesError
+from kseri.notation import option_text
+from kseri.rules import PRESET_SOURCES, PRESETS, Rules, RulesError
 
 
 @app.command("rules")
 def rules_command(
-    spec: str = typer.Argument(
-        None, help="Show one rule set: a preset with overrides, e.g. greek,jack_kseri=25"
-    ),
-    as_json: bool = typer.Option(False, "--json", help="Print the options as JSON."),
+    spec: Annotated[
+        str | None,
+        typer.Argument(help="Show one rule set: a preset with overrides, e.g. greek,jack_kseri=25"),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the options as JSON.")] = False,
 ) -> None:
-    """List the presets and their options, or show one rule set."""
+    """List the presets and how they differ from the Greek game, or show one rule set."""
     console = Console()
     if spec:
         try:
@@ -34,24 +37,20 @@ def rules_command(
         table.add_column("option")
         table.add_column("value")
         for name, value in rules.options().items():
-            table.add_row(name, str(value))
+            table.add_row(name, option_text(value))
         console.print(table)
         return
     if as_json:
         print(json.dumps({name: rules.options() for name, rules in PRESETS.items()}, indent=2))
         return
-    table = Table(title="kseri presets (use --rules NAME,option=value,...)")
-    table.add_column("option")
-    for name in PRESETS:
-        table.add_column(name)
-    for option in OPTION_NAMES[1:]:
-        table.add_row(option, *(_short(PRESETS[name].options()[option]) for name in PRESETS))
+    greek = PRESETS["greek"].options()
+    table = Table(title="kseri presets: --rules NAME[,option=value,...]", show_lines=True)
+    table.add_column("preset", style="bold", no_wrap=True)
+    table.add_column("what it is", ratio=1)
+    table.add_column("options unlike greek", ratio=1)
+    for name, rules in PRESETS.items():
+        changed = [f"{key}={option_text(value)}" for key, value in rules.options().items()
+                   if key != "name" and value != greek[key]]
+        table.add_row(name, PRESET_SOURCES[name], "\n".join(changed) or "(the default)")
     console.print(table)
-    for name, source in PRESET_SOURCES.items():
-        console.print(f"[bold]{name}[/bold]: {source}")
-
-
-def _short(value: object) -> str:
-    if isinstance(value, list):
-        return " ".join(f"{key}:{points}" for key, points in value)
-    return str(value)
+    console.print("Every option of one rule set: kseri rules NAME (or NAME,option=value,...).")

@@ -1,0 +1,159 @@
+"""Bot strength and speed: duplicate deals between levels, move times, endgame solve times.
+
+Strength: each level against the one below on duplicate deals (every deal played once per
+seat rotation, so the luck of the cards cancels), as the mean point difference per round with a
+95% confidence interval. Speed: each level's time per move on one core (median and 95th
+percentile, greedy as the baseline), and the exact endgame solve of a Greek round's last 12
+plays.
+
+    PYTHONPATH=src python benchmarks/bots.py                  # 2,000 deals a pairing
+    PYTHONPATH=src python benchmarks/bots.py --deals 200      # a quick run
+    PYTHONPATH=src python benchmarks/bots.py --deals 2000 --master-deals 400
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import random
+import statistics
+import time
+from collections.abc import Sequence
+
+from kseri import Match, Rules
+from kseri.agents import Agent, make_agent
+from kseri.agents.endgame import solve
+from kseri.agents.expert import Tactics
+from kseri.agents.sampler import Sampler
+from kseri.bench.duplicate import bench_deal, duplicate_round
+
+PAIRINGS = (
+    ("greek", "expert", "greedy"),
+    ("greek", "master", "expert"),
+    ("pisti", "expert", "greedy"),
+    ("pisti", "master", "expert"),
+    ("pisti", "master", "greedy"),
+)
+SEED = "bots-benchmark"
+
+_agents: dict[str, Agent] = {}
+_options: dict[str, dict[str, int]] = {}
+
+
+def _init(options: dict[str, dict[str, int]]) -> None:
+    _options.update(options)
+
+
+def _agent(name: str, seat: int) -> Agent:
+    key = f"{name}:{seat}"
+    if key not in _agents:
+        _agents[key] = make_agent(name, seed=seat, **_options.get(name, {}))
+    return _agents[key]
+
+
+def _duplicate(task: tuple[str, str, str, int]) -> float:
+    preset, first, second, index = task
+    rules = Rules.preset(preset)
+    return duplicate_round(rules, bench_deal(rules, SEED, index), [_agent(first, 0), _agent(second, 1)])
+
+
+def interval(values: Sequence[float]) -> tuple[float, float]:
+    """The mean and the half-width of its 95% confidence interval."""
+    mean = statistics.fmean(values)
+    half = 1.96 * statistics.stdev(values) / len(values) ** 0.5 if len(values) > 1 else float("inf")
+    return mean, half
+
+
+def strength(deals: int, master_deals: int, workers: int, options: dict[str, dict[str, int]]) -> None:
+    """Print each pairing's mean point difference per round."""
+    print(f"{'preset':8} {'pairing':20} {'deals':>6} {'mean diff/round':>16} {'95% CI':>18} {'time':>7}")
+    with multiprocessing.Pool(workers, initializer=_init, initargs=(options,)) as pool:
+        for preset, first, second in PAIRINGS:
+            count = master_deals if "master" in (first, second) else deals
+            start = time.perf_counter()
+            tasks = [(preset, first, second, index) for index in range(count)]
+            diffs = pool.map(_duplicate, tasks, chunksize=max(1, count // (workers * 8)))
+            mean, half = interval(diffs)
+            print(f"{preset:8} {first + ' vs ' + second:20} {count:6} {mean:+16.2f} "
+                  f"{f'[{mean - half:+.2f}, {mean + half:+.2f}]':>18} {time.perf_counter() - start:6.0f}s",
+                  flush=True)
+
+
+def move_times(preset: str, rounds: int, options: dict[str, dict[str, int]]) -> None:
+    """Print each level's time per move (one core), playing against the level below."""
+    rules = Rules.preset(preset)
+    below = {"greedy": "random", "expert": "greedy", "master": "expert"}
+    for level, opponent in below.items():
+        bot = make_agent(level, seed=1, **options.get(level, {}))
+        other = make_agent(opponent, seed=2)
+        times: list[float] = []
+        for index in range(rounds):
+            match = Match(rules, deal=bench_deal(rules, "times", index))
+            while (seat := match.turn) is not None:
+                view = match.view(seat)
+                if seat % 2 == 0:
+                    start = time.perf_counter()
+                    card = bot.choose(view)
+                    times.append(time.perf_counter() - start)
+                else:
+                    card = other.choose(view)
+                match.play(card)
+        times.sort()
+        print(f"{preset:8} {level:8} moves {len(times):5}  median {1000 * statistics.median(times):8.3f} ms"
+              f"  p95 {1000 * times[int(0.95 * len(times))]:8.3f} ms", flush=True)
+
+
+def endgame_times(rounds: int) -> None:
+    """Print the exact solve time of a Greek round's last 12 plays, and the master's whole move there."""
+    rules = Rules.preset("greek")
+    tactics = Tactics(rules)
+    master = make_agent("master", seed=1)
+    rng = random.Random(0)
+    solves: list[float] = []
+    moves: list[float] = []
+    for index in range(rounds):
+        match = Match(rules, deal=bench_deal(rules, "endgame", index))
+        while len(match.plays[-1]) < 36:
+            view = match.view(match.turn or 0)
+            sampler = Sampler(view)
+            sim = sampler.sim(sampler.sample(rng))
+            match.play(tactics.choose_in(sim))
+        view = match.view(match.turn or 0)
+        sampler = Sampler(view)
+        sim = sampler.sim(sampler.sample(rng))
+        start = time.perf_counter()
+        solve(sim, view.side)
+        solves.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        master.choose(view)
+        moves.append(time.perf_counter() - start)
+    for label, times in (("solve", solves), ("master move", moves)):
+        times.sort()
+        print(f"greek    endgame, last 12 plays, {label:12} median {1000 * statistics.median(times):7.2f} ms"
+              f"  p95 {1000 * times[int(0.95 * len(times))]:7.2f} ms  max {1000 * times[-1]:7.2f} ms")
+
+
+def main() -> None:
+    """Run the benchmark with the command line's sizes."""
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--deals", type=int, default=2000, help="duplicate deals per pairing")
+    parser.add_argument("--master-deals", type=int, help="duplicate deals for pairings with master")
+    parser.add_argument("--workers", type=int, default=2, help="processes for the duplicate deals")
+    parser.add_argument("--iterations", type=int, help="the master's worlds per move (default its own)")
+    parser.add_argument("--time-rounds", type=int, default=10, help="rounds per level timed")
+    parser.add_argument("--skip-strength", action="store_true", help="only the timings")
+    args = parser.parse_args()
+    options = {"master": {"iterations": args.iterations}} if args.iterations else {}
+    print("== move times (one core) ==")
+    for preset in ("greek", "pisti"):
+        move_times(preset, args.time_rounds, options)
+    endgame_times(max(20, args.time_rounds * 4))
+    if not args.skip_strength:
+        print("== strength: duplicate deals, mean point difference per round of the first ==")
+        strength(args.deals, args.master_deals or args.deals, args.workers, options)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,206 @@
+"""Exact play once every card is known and the stock is empty: alpha-beta with a
+transposition table.
+
+Cards that differ only in suit and score alike (3♠ and 3♥ in the Greek game) are merged into
+one class, so a hand is a count per class and equivalent plays are searched once. The value of
+a position is the viewer's side's final round points less the mean of the other sides'; with
+more than two sides the others are assumed to play against the viewer (paranoid search).
+
+>>> from kseri import Match
+>>> from kseri.agents.sim import RoundSim, SimRules
+>>> match = Match(seed=4)
+>>> deal = match.deals[0]
+>>> sim = RoundSim(SimRules(match.rules), hands=deal.hands[-1], future=(), centre=deal.centre,
+...                turn=match.turn, left=12)
+>>> values = solve(sim, side=0)
+>>> sorted(values) == sorted(set(sim.hands[sim.turn]) & set(values))
+True
+"""
+
+from __future__ import annotations
+
+from kseri.agents.sim import TWO_CLUBS, RoundSim
+from kseri.cards import JACK, RANK_OF, TWO
+
+_INF = float("inf")
+
+
+def solve(sim: RoundSim, side: int) -> dict[int, float]:
+    """The exact value for ``side`` of each distinct play of the seat to play in ``sim``.
+
+    Each class of equivalent cards is represented by one card of the hand. ``sim`` must have
+    no batch left to deal; it is not changed.
+    """
+    if sim.batch < len(sim.future):
+        raise ValueError("the endgame solver needs an empty stock")
+    r = sim.r
+    players = r.players
+    side_of = r.side_of
+    table = r.table
+    others = r.sides - 1
+    weight = [1.0 if s == side else -1.0 / others for s in range(r.sides)]
+    classes: dict[tuple[int, int, bool], int] = {}
+    card_class: dict[int, int] = {}
+    for hand in sim.hands:
+        for card in hand:
+            card_class[card] = classes.setdefault((RANK_OF[card], table[card], card % 52 == TWO_CLUBS),
+                                                  len(classes))
+    cls_rank = [key[0] for key in classes]
+    cls_points = [key[1] for key in classes]
+    cls_2c = [key[2] for key in classes]
+    hands = [sorted(card_class[c] for c in hand) for hand in sim.hands]
+    hkeys = [sum(1 << (4 * c) for c in hand) for hand in hands]
+    jacks_wild = r.jacks_wild
+    jack_kseri = r.jack_kseri
+    kseri_value = r.kseri_value
+    double = r.double
+    last_ok = r.last_ok
+    jacks_bonus = r.jacks_bonus
+    two_clubs_bonus = r.two_clubs_bonus
+    majority = r.majority
+    tie_rewarded = r.tie_rewarded
+    last_bonus = r.last_bonus
+    tt: dict[tuple[object, ...], tuple[float, float]] = {}
+
+    def terminal(counts: tuple[int, ...], last_side: int, pile_len: int, pile_pts: int) -> float:
+        value = 0.0
+        if last_side >= 0:
+            value += weight[last_side] * (pile_pts + last_bonus)
+            if pile_len:
+                counts = tuple(c + pile_len if s == last_side else c for s, c in enumerate(counts))
+        if majority:
+            most = max(counts)
+            if most:
+                leaders = [s for s, c in enumerate(counts) if c == most]
+                if len(leaders) == 1 or tie_rewarded:
+                    for s in leaders:
+                        value += weight[s] * majority
+        return value
+
+    def moves(turn: int, top_rank: int, top_2c: bool, pile_len: int, pile_pts: int, all_jacks: bool,
+              chain: int, left: int) -> list[tuple[float, int, int]]:
+        """(immediate gain for the side to play, class, kind) per distinct class; kind 1 captures."""
+        result = []
+        previous = -1
+        for c in hands[turn]:
+            if c == previous:
+                continue
+            previous = c
+            rank = cls_rank[c]
+            if pile_len and (rank == top_rank or (rank == JACK and jacks_wild)):
+                gain = pile_pts + cls_points[c]
+                if pile_len == 1 and rank == top_rank and (left > 1 or last_ok):
+                    if rank == JACK:
+                        bonus = jack_kseri
+                    elif chain == 2 and double is not None:
+                        bonus = double
+                    else:
+                        bonus = kseri_value
+                    if bonus is not None:
+                        gain += bonus
+                        result.append((gain + 1000.0, c, 2))
+                        continue
+                if jacks_bonus and all_jacks:
+                    gain += jacks_bonus
+                if two_clubs_bonus and rank == TWO and top_2c:
+                    gain += two_clubs_bonus
+                result.append((gain + 500.0, c, 1))
+            else:
+                result.append((-cls_points[c], c, 0))
+        result.sort(reverse=True)
+        return result
+
+    def search(turn: int, top_rank: int, top_2c: bool, pile_len: int, pile_pts: int, all_jacks: bool,
+               counts: tuple[int, ...], last_side: int, chain: int, left: int,
+               alpha: float, beta: float) -> float:
+        if left == 0:
+            return terminal(counts, last_side, pile_len, pile_pts)
+        key = (*hkeys, turn, top_rank, top_2c, pile_len, pile_pts, all_jacks, counts, last_side, chain)
+        entry = tt.get(key)
+        if entry is not None:
+            low, high = entry
+            if low >= beta:
+                return low
+            if high <= alpha:
+                return high
+            if low == high:
+                return low
+            alpha = max(alpha, low)
+            beta = min(beta, high)
+        original_alpha, original_beta = alpha, beta
+        seat_side = side_of[turn]
+        maximising = seat_side == side
+        w = weight[seat_side]
+        hand = hands[turn]
+        best = -_INF if maximising else _INF
+        next_turn = (turn + 1) % players
+        for order, c, kind in moves(turn, top_rank, top_2c, pile_len, pile_pts, all_jacks, chain, left):
+            hand.remove(c)
+            hkeys[turn] -= 1 << (4 * c)
+            rank = cls_rank[c]
+            if kind:
+                gain = order - (1000.0 if kind == 2 else 500.0)
+                delta = w * gain
+                new_counts = tuple(n + pile_len + 1 if s == seat_side else n for s, n in enumerate(counts))
+                value = delta + search(next_turn, -1, False, 0, 0, False, new_counts, seat_side,
+                                       1 if kind == 2 else 0, left - 1, alpha - delta, beta - delta)
+            else:
+                value = search(next_turn, rank, cls_2c[c], pile_len + 1, pile_pts + cls_points[c],
+                               (all_jacks or not pile_len) and rank == JACK, counts, last_side,
+                               (2 if chain == 1 else 0) if not pile_len else 0, left - 1, alpha, beta)
+            hkeys[turn] += 1 << (4 * c)
+            hand.append(c)
+            hand.sort()
+            if maximising:
+                if value > best:
+                    best = value
+                    if value > alpha:
+                        alpha = value
+            elif value < best:
+                best = value
+                if value < beta:
+                    beta = value
+            if alpha >= beta:
+                break
+        if best <= original_alpha:
+            tt[key] = (-_INF, best)
+        elif best >= original_beta:
+            tt[key] = (best, _INF)
+        else:
+            tt[key] = (best, best)
+        return best
+
+    centre = sim.centre
+    top_rank = RANK_OF[centre[-1]] if centre else -1
+    top_2c = bool(centre) and centre[-1] % 52 == TWO_CLUBS
+    all_jacks = bool(centre) and all(RANK_OF[c] == JACK for c in centre)
+    counts = tuple(sim.counts)
+    last_side = side_of[sim.last_capturer] if sim.last_capturer >= 0 else -1
+    left = sum(len(hand) for hand in hands)
+    now = sum(weight[s] * p for s, p in enumerate(sim.points))
+    turn = sim.turn
+    seat_side = side_of[turn]
+    w = weight[seat_side]
+    values: dict[int, float] = {}
+    representative = {card_class[c]: c for c in reversed(sim.hands[turn])}
+    for order, c, kind in moves(turn, top_rank, top_2c, len(centre), sim.centre_points, all_jacks,
+                                sim.chain, left):
+        hand = hands[turn]
+        hand.remove(c)
+        hkeys[turn] -= 1 << (4 * c)
+        rank = cls_rank[c]
+        if kind:
+            delta = w * (order - (1000.0 if kind == 2 else 500.0))
+            new_counts = tuple(n + len(centre) + 1 if s == seat_side else n for s, n in enumerate(counts))
+            value = delta + search((turn + 1) % players, -1, False, 0, 0, False, new_counts, seat_side,
+                                   1 if kind == 2 else 0, left - 1, -_INF, _INF)
+        else:
+            value = search((turn + 1) % players, rank, cls_2c[c], len(centre) + 1,
+                           sim.centre_points + cls_points[c], (all_jacks or not centre) and rank == JACK,
+                           counts, last_side, (2 if sim.chain == 1 else 0) if not centre else 0,
+                           left - 1, -_INF, _INF)
+        hkeys[turn] += 1 << (4 * c)
+        hand.append(c)
+        hand.sort()
+        values[representative[c]] = now + value
+    return values

@@ -1,0 +1,235 @@
+"""The ``master`` level: determinized search over worlds consistent with the view.
+
+For each move it samples the hidden cards many times (:mod:`kseri.agents.sampler`: every world
+agrees with the view, weighted by what the others' plays reveal), plays each distinct card in
+every world and finishes the round with the expert's policy (:class:`~kseri.agents.expert.Tactics`)
+for every seat, and picks the card with the best mean. Once the stock is empty and few cards
+remain, each world is solved exactly instead (:mod:`kseri.agents.endgame`); when the view
+leaves one world only (two players, last batch) that solve is the truth.
+
+The objective is the round's points relative to the opponents; when a side may reach the
+target this round, winning the match counts :data:`MATCH_WEIGHT` points more (the Greek +100
+escalation included).
+
+>>> from kseri import Match
+>>> match = Match(seed=5)
+>>> bot = MasterAgent(seed=1, iterations=8)
+>>> bot.choose(match.view(match.turn)) in match.legal_plays()
+True
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from statistics import fmean, stdev
+
+from kseri.agents.base import AGENTS
+from kseri.agents.endgame import solve
+from kseri.agents.expert import Tactics
+from kseri.agents.sampler import Sampler
+from kseri.agents.sim import TWO_CLUBS, RoundSim, SimRules, relative
+from kseri.cards import RANK_OF, Card
+from kseri.engine import View
+from kseri.rules import Rules, TargetRule
+
+DEFAULT_ITERATIONS = 320
+"""Worlds sampled per move by default (each plays out every distinct card)."""
+SOLVE_CARDS = 16
+"""The stock empty and at most this many cards in hands: solve each world exactly."""
+SOLVED_WORLDS = 12
+"""Worlds solved per move in the endgame when the view leaves more than one."""
+PRUNE_EVERY = 16
+"""Worlds between checks that drop the candidates clearly worse than the best."""
+PRUNE_Z = 2.5
+"""Standard errors by which a candidate must trail the best to be dropped."""
+MATCH_WEIGHT = 100.0
+"""Extra value of winning the match this round (and cost of losing it)."""
+MATCH_REACH = 60
+"""A side this close to the target may reach it this round: the match objective applies."""
+
+
+class _Context:
+    """What one rule set needs, built once per rule set."""
+
+    __slots__ = ("sim_rules", "tactics")
+
+    def __init__(self, rules: Rules) -> None:
+        self.sim_rules = SimRules(rules)
+        self.tactics = Tactics(rules)
+
+
+def play_classes(cards: Sequence[Card], table: Sequence[int]) -> list[Card]:
+    """One card per class of plays that differ only in suit and score alike."""
+    representatives: dict[tuple[int, int, bool], Card] = {}
+    for card in cards:
+        representatives.setdefault((RANK_OF[card], table[card], card % 52 == TWO_CLUBS), card)
+    return list(representatives.values())
+
+
+def match_winner(rules: Rules, totals: Sequence[int], target: int, points: Sequence[float]) -> int | None:
+    """The side that wins the match if this round scores ``points`` (``None``: play goes on)."""
+    after = [total + gained for total, gained in zip(totals, points, strict=True)]
+    reached = [side for side, total in enumerate(after) if total >= target]
+    if rules.target_rule is TargetRule.ESCALATE:
+        while len(reached) > 1:
+            target += rules.escalation
+            reached = [side for side in reached if after[side] >= target]
+        return reached[0] if reached else None
+    best = max((after[side] for side in reached), default=None)
+    leaders = [side for side in reached if after[side] == best]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+class MasterAgent:
+    """Determinized search: sampled worlds, expert rollouts, exact endgames.
+
+    ``iterations`` worlds per move (default :data:`DEFAULT_ITERATIONS`), or as many as fit in
+    ``time_ms``; with ``iterations`` the same ``seed`` always gives the same choice.
+    """
+
+    name = "master"
+
+    def __init__(self, seed: int | None = None, *, iterations: int | None = None,
+                 time_ms: float | None = None) -> None:
+        if iterations is not None and iterations < 1:
+            raise ValueError(f"iterations must be at least 1, not {iterations}")
+        if time_ms is not None and time_ms <= 0:
+            raise ValueError(f"time_ms must be positive, not {time_ms}")
+        self.seed = seed if seed is not None else 0
+        self.iterations = iterations if iterations is not None or time_ms is not None else DEFAULT_ITERATIONS
+        self.time_ms = time_ms
+        self._contexts: dict[Rules, _Context] = {}
+
+    def _context(self, rules: Rules) -> _Context:
+        context = self._contexts.get(rules)
+        if context is None:
+            context = self._contexts[rules] = _Context(rules)
+        return context
+
+    def evaluate(self, view: View) -> list[tuple[Card, float, float]]:
+        """Each legal play with its mean round points relative to the opponents and its mean
+        value under the objective (the points, plus the match near the target), best first.
+        Equivalent cards share their class's figures."""
+        if view.turn != view.seat:
+            raise ValueError(f"nothing to evaluate: it is not seat {view.seat}'s turn")
+        rules = view.rules
+        context = self._context(rules)
+        sampler = Sampler(view, context.sim_rules)
+        table = rules.points_table
+        candidates = play_classes(view.hand, table)
+        rng = random.Random(f"{self.seed}:{view.round_index}:{len(view.plays)}:{view.seat}")
+        near_target = max(view.totals) + MATCH_REACH >= view.target
+        side = view.side
+        points: dict[Card, list[float]] = {card: [] for card in candidates}
+        values: dict[Card, list[float]] = {card: [] for card in candidates}
+        active = candidates
+        worlds = 0
+        endgame = view.stock_size == 0 and sum(view.hand_sizes) <= SOLVE_CARDS
+        budget: int | None
+        if endgame:
+            budget = 1 if _one_world(view, sampler) else SOLVED_WORLDS
+            if self.iterations is not None:
+                budget = min(budget, self.iterations)
+            deadline = None
+        else:
+            budget = self.iterations
+            deadline = None if self.time_ms is None else time.perf_counter() + self.time_ms / 1000
+        while (budget is None or worlds < budget) and (deadline is None or worlds == 0
+                                                         or time.perf_counter() < deadline):
+            world = sampler.sim(sampler.sample(rng))
+            worlds += 1
+            if endgame:
+                solved = solve(world, side)
+                for card in candidates:
+                    value = solved[_same_class(card, solved, table)]
+                    points[card].append(value)
+                    values[card].append(value)
+                continue
+            for card in active:
+                sim = world.copy()
+                sim.play(card)
+                final, over = _rollout(sim, context.tactics)
+                relative_points = relative(final, side)
+                value = relative_points
+                if near_target and over:
+                    winner = match_winner(rules, view.totals, view.target, final)
+                    if winner is not None:
+                        value += MATCH_WEIGHT if winner == side else -MATCH_WEIGHT
+                points[card].append(relative_points)
+                values[card].append(value)
+            if worlds % PRUNE_EVERY == 0:
+                active = _prune(active, values)
+                if len(active) == 1:
+                    break
+        means = {card: (fmean(points[card]), fmean(values[card])) for card in candidates}
+        ranked = []
+        for card in view.hand:
+            representative = candidates[[_key(c, table) for c in candidates].index(_key(card, table))]
+            ranked.append((card, *means[representative]))
+        ranked.sort(key=lambda entry: (-entry[2], -entry[1]))
+        return ranked
+
+    def choose(self, view: View) -> Card:
+        """The play with the best mean value."""
+        if len(play_classes(view.hand, view.rules.points_table)) == 1:
+            return view.hand[0]
+        return self.evaluate(view)[0][0]
+
+
+def _prune(active: list[Card], values: dict[Card, list[float]]) -> list[Card]:
+    """The candidates not clearly worse than the best so far: each is compared with the best on
+    the same worlds and dropped when the mean difference exceeds :data:`PRUNE_Z` standard errors."""
+    best = max(active, key=lambda card: fmean(values[card]))
+    kept = [best]
+    top = values[best]
+    for card in active:
+        if card == best:
+            continue
+        differences = [a - b for a, b in zip(top, values[card], strict=True)]
+        spread = stdev(differences)
+        if fmean(differences) <= PRUNE_Z * spread / len(differences) ** 0.5:
+            kept.append(card)
+    return kept
+
+
+def _key(card: Card, table: Sequence[int]) -> tuple[int, int, bool]:
+    return (RANK_OF[card], table[card], card % 52 == TWO_CLUBS)
+
+
+def _same_class(card: Card, values: dict[int, float], table: Sequence[int]) -> int:
+    """The card of ``values`` in the class of ``card``."""
+    if card in values:
+        return card
+    key = _key(card, table)
+    return next(c for c in values if _key(Card(c), table) == key)
+
+
+def _one_world(view: View, sampler: Sampler) -> bool:
+    """Whether the view leaves a single placement of the hidden cards that matters."""
+    places = sum(1 for seat, size in enumerate(view.hand_sizes) if seat != view.seat and size)
+    return not sampler.unseen or (places <= 1 and not sampler.face_down_unknown)
+
+
+def _rollout(sim: RoundSim, tactics: Tactics) -> tuple[list[float], bool]:
+    """Play on with the expert's policy at every seat to the horizon: the end of the current
+    batch, or of the next one when this one has at most one card a seat left; the round's
+    end at the latest. The sides' points there, each captured card counted at its share of
+    the majority, and whether the round is over."""
+    choose = tactics.choose_in
+    per_batch = sim.r.per_batch
+    horizon = sim.left - sim.left % per_batch
+    if sim.left - horizon <= sim.r.players:
+        horizon = max(0, horizon - per_batch)
+    while sim.left > horizon:
+        sim.play(choose(sim))
+    if not sim.left:
+        return [float(p) for p in sim.final_points()], True
+    weight = tactics.card_weight
+    return [p + weight * c for p, c in zip(sim.points, sim.counts, strict=True)], False
+
+
+AGENTS["master"] = MasterAgent
+
+__all__ = ["DEFAULT_ITERATIONS", "MasterAgent", "match_winner", "play_classes"]

@@ -1,0 +1,199 @@
+"""Worlds consistent with a view: where the cards a seat has not seen may be.
+
+A *world* places every unseen card: the other hands, the stock's future batches (Pisti's shown
+card last to the dealer), and the face-down centre cards. :class:`Sampler` draws worlds at
+random, weighted by what the other players' plays reveal: a player who left a pile they could
+have taken with a card of the top's rank probably held none (a missed kseri even less likely).
+
+>>> from kseri import Match
+>>> match = Match(seed=3)
+>>> view = match.view(match.turn)
+>>> world = Sampler(view).sample(random.Random(1))
+>>> [len(hand) for hand in world.hands] == list(view.hand_sizes)
+True
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from kseri.agents.sim import RoundSim, SimRules
+from kseri.cards import ALL_CARDS, RANK_OF, Card
+from kseri.engine import Deal, View
+
+MISSED_KSERI_LIKELIHOOD = 0.1
+"""Relative likelihood that a player held a card of the rank of a lone top card and did not take it."""
+MISSED_CAPTURE_LIKELIHOOD = 0.35
+"""Relative likelihood that a player held a card of the top's rank and did not take the pile."""
+MAX_TRIES = 40
+"""Draws per world before the weighting gives up and keeps the last one."""
+
+
+@dataclass(frozen=True, slots=True)
+class World:
+    """One placement of the hidden cards: ``hands`` by seat (the viewer's own included),
+    ``future`` batches by seat, and the ``face_down`` centre cards as dealt."""
+
+    hands: tuple[tuple[Card, ...], ...]
+    future: tuple[tuple[tuple[Card, ...], ...], ...]
+    face_down: tuple[Card, ...]
+
+
+class Sampler:
+    """Everything a view implies about hidden cards, and a source of consistent worlds."""
+
+    __slots__ = (
+        "_dealer_holds_shown", "_shown_in_stock",
+        "base", "clues", "face_down_unknown", "sim_rules", "unseen", "view",
+    )
+
+    def __init__(self, view: View, sim_rules: SimRules | None = None) -> None:
+        if view.turn is None:
+            raise ValueError("no world to sample: no play is due in this view")
+        self.view = view
+        rules = view.rules
+        self.sim_rules = sim_rules = sim_rules or SimRules(rules)
+        known = set(view.hand) | set(view.face_down_seen)
+        known.update(play.card for play in view.plays)
+        known.update(card for card in view.centre_dealt if card is not None)
+        shown = view.shown
+        shown_open = shown is not None and shown not in known
+        if shown is not None:
+            known.add(shown)
+        self.unseen: tuple[Card, ...] = tuple(c for c in ALL_CARDS[: rules.deck_size] if c not in known)
+        """Cards whose place the viewer does not know (the shown card aside)."""
+        self._shown_in_stock = shown_open and view.stock_size > 0
+        self._dealer_holds_shown = shown_open and view.stock_size == 0 and view.dealer != view.seat
+        face_down = sum(1 for card in view.centre_dealt if card is None)
+        self.face_down_unknown = face_down if face_down and not view.face_down_seen else 0
+        """Face-down centre cards the viewer has not seen (in the centre or taken by another)."""
+        self.base, self.clues = self._replay(face_down)
+        """The public state replayed, and the clues: this batch's plays by others that left a
+        pile, as (seat, top rank, pile size)."""
+        needed = (sum(view.hand_sizes) - len(view.hand) + view.stock_size + self.face_down_unknown
+                  - self._shown_in_stock - self._dealer_holds_shown)
+        if needed != len(self.unseen):
+            raise ValueError(f"inconsistent view: {len(self.unseen)} unseen cards for {needed} places")
+
+    def _replay(self, face_down: int) -> tuple[RoundSim, list[tuple[int, int, int]]]:
+        """The round's public history replayed with face-down placeholders; the clues are the
+        current batch's plays that left a pile: (seat, top rank, pile size)."""
+        view = self.view
+        placeholder = ALL_CARDS[0]
+        centre = [placeholder if card is None else card for card in view.centre_dealt]
+        seen = [0] * 13
+        for card in view.centre_dealt:
+            if card is not None:
+                seen[RANK_OF[card]] += 1
+        rules = view.rules
+        sim = RoundSim(self.sim_rules, hands=[[] for _ in range(rules.players)], future=(),
+                       centre=centre, turn=(view.dealer + 1) % rules.players,
+                       left=rules.deck_size - rules.centre_size, seen=seen)
+        per_batch = self.sim_rules.per_batch
+        batch_start = len(view.plays) // per_batch * per_batch
+        clues = []
+        for index, play in enumerate(view.plays):
+            if index >= batch_start and play.seat != view.seat and not play.taken and sim.centre:
+                clues.append((play.seat, RANK_OF[sim.centre[-1]], len(sim.centre)))
+            sim.apply(play.card)
+        public = (view.turn, view.centre_size, view.captured_sizes)
+        if (sim.turn, len(sim.centre), tuple(sim.counts)) != public:
+            raise ValueError("inconsistent view: its plays do not lead to its centre and captures")
+        if face_down and view.face_down:
+            sim.centre_points -= sum(self.sim_rules.table[c] for c in centre[:face_down])
+        elif face_down:
+            first = next(play for play in view.plays if play.taken)
+            taken_side = self.sim_rules.side_of[first.seat]
+            cards = view.face_down_seen or (placeholder,) * face_down
+            sim.points[taken_side] -= sum(self.sim_rules.table[c] for c in centre[:face_down])
+            if view.face_down_seen:
+                sim.points[taken_side] += sum(self.sim_rules.table[c] for c in cards)
+        return sim, clues
+
+    def sample(self, rng: random.Random) -> World:
+        """A world drawn at random, weighted by the plays' clues."""
+        world = self._draw(rng)
+        for _ in range(MAX_TRIES):
+            if rng.random() < self._likelihood(world):
+                break
+            world = self._draw(rng)
+        return world
+
+    def _draw(self, rng: random.Random) -> World:
+        view = self.view
+        rules = view.rules
+        pool = list(self.unseen)
+        rng.shuffle(pool)
+        face_down = tuple(pool[: self.face_down_unknown]) or view.face_down_seen
+        taken = self.face_down_unknown
+        hands: list[tuple[Card, ...]] = []
+        for seat, size in enumerate(view.hand_sizes):
+            if seat == view.seat:
+                hands.append(view.hand)
+                continue
+            if self._dealer_holds_shown and seat == view.dealer:
+                assert view.shown is not None
+                hands.append((*pool[taken : taken + size - 1], view.shown))
+                taken += size - 1
+            else:
+                hands.append(tuple(pool[taken : taken + size]))
+                taken += size
+        stock = pool[taken:]
+        if self._shown_in_stock:
+            assert view.shown is not None
+            stock.append(view.shown)
+        size = rules.batch_size
+        order = [(view.dealer + 1 + i) % rules.players for i in range(rules.players)]
+        future = []
+        for start in range(0, len(stock), self.sim_rules.per_batch):
+            batch: list[tuple[Card, ...]] = [()] * rules.players
+            for position, seat in enumerate(order):
+                batch[seat] = tuple(stock[start + position * size : start + (position + 1) * size])
+            future.append(tuple(batch))
+        return World(tuple(hands), tuple(future), face_down)
+
+    def _likelihood(self, world: World) -> float:
+        weight = 1.0
+        for seat, top_rank, pile in self.clues:
+            if any(RANK_OF[card] == top_rank for card in world.hands[seat]):
+                weight *= MISSED_KSERI_LIKELIHOOD if pile == 1 else MISSED_CAPTURE_LIKELIHOOD
+        return weight
+
+    def sim(self, world: World) -> RoundSim:
+        """The round state of ``world``, ready to play from the view's position."""
+        sim = self.base.copy()
+        sim.hands = [list(hand) for hand in world.hands]
+        sim.future = world.future
+        table = self.sim_rules.table
+        view = self.view
+        if view.face_down:
+            sim.centre[: view.face_down] = world.face_down
+            sim.centre_points += sum(table[c] for c in world.face_down)
+        elif self.face_down_unknown:
+            first = next(play for play in view.plays if play.taken)
+            sim.points[self.sim_rules.side_of[first.seat]] += sum(table[c] for c in world.face_down)
+        return sim
+
+    def deal(self, world: World) -> Deal:
+        """The whole round's deal that ``world`` implies: past batches from the plays."""
+        view = self.view
+        rules = view.rules
+        per_batch = self.sim_rules.per_batch
+        current = len(view.plays) // per_batch
+        past: list[list[list[Card]]] = [[[] for _ in range(rules.players)] for _ in range(current + 1)]
+        for index, play in enumerate(view.plays):
+            past[index // per_batch][play.seat].append(play.card)
+        for seat, hand in enumerate(world.hands):
+            past[current][seat].extend(hand)
+        if view.shown is not None and not world.future:
+            # The dealer was dealt the shown card last, whenever it was played.
+            last = past[-1][view.dealer]
+            if view.shown in last:
+                last.remove(view.shown)
+                last.append(view.shown)
+        hands = tuple(tuple(tuple(cards) for cards in batch) for batch in past) + world.future
+        fd = iter(world.face_down)
+        centre = tuple(next(fd) if card is None else card for card in view.centre_dealt)
+        return Deal(view.dealer, centre, len(world.face_down) if view.centre_dealt.count(None) else 0,
+                    hands, view.shown)

@@ -1,0 +1,229 @@
+"""``kseri simulate``, ``replay``, ``verify`` and ``notation``: game records on the command line."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from kseri.agents import make_agent
+from kseri.cli import app
+from kseri.engine import KSERI_KINDS, Match
+from kseri.notation import NotationError, format_notation, parse_notation
+from kseri.records import (
+    RecordError,
+    append_record,
+    read_records,
+    record_from_match,
+    replay_record,
+    verify_record,
+)
+from kseri.rules import Rules, RulesError
+
+_PROGRESS_FROM = 20
+"""Runs of at least this many matches show a progress bar."""
+
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def _fail(message: str) -> NoReturn:
+    err.print(f"[red]error:[/red] {message}")
+    raise typer.Exit(2)
+
+
+def _read(path: Path) -> list[dict[str, Any]]:
+    try:
+        return read_records(path)
+    except OSError as error:
+        _fail(f"cannot read {path}: {error.strerror}")
+    except (RecordError, UnicodeDecodeError) as error:
+        _fail(str(error))
+
+
+@dataclass
+class _Tally:
+    """What a simulation counts."""
+
+    sides: int
+    matches: int = 0
+    rounds: int = 0
+    plays: int = 0
+    kseris: int = 0
+    wins: list[int] = field(default_factory=list)
+    points: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.wins = [0] * self.sides
+        self.points = [0] * self.sides
+
+    def add(self, match: Match) -> None:
+        self.matches += 1
+        self.rounds += len(match.round_results)
+        for plays in match.plays:
+            self.plays += len(plays)
+            self.kseris += sum(1 for play in plays for mark in play.marks if mark.kind in KSERI_KINDS)
+        for result in match.round_results:
+            for side, points in enumerate(result.points):
+                self.points[side] += points
+        assert match.winner is not None
+        self.wins[match.winner] += 1
+
+
+def _play_match(rules: Rules, seed: str, game: int) -> Match:
+    """One match between random bots, each seat seeing only its view."""
+    match = Match(rules, seed=f"{seed}:{game}")
+    agents = [
+        make_agent("random", seed=random.Random(f"{seed}:{game}:{seat}").getrandbits(64))
+        for seat in range(rules.players)
+    ]
+    while True:
+        while (seat := match.turn) is not None:
+            match.play(agents[seat].choose(match.view(seat)))
+        if match.is_over():
+            return match
+        match.next_round()
+
+
+@app.command("simulate")
+def simulate_command(
+    rules_spec: Annotated[
+        str, typer.Option("--rules", help="A preset with overrides, e.g. greek,jack_kseri=25.")
+    ] = "greek",
+    games: Annotated[int, typer.Option("--games", "-n", min=1, help="Matches to play.")] = 100,
+    seed: Annotated[
+        str | None, typer.Option("--seed", help="Makes the run reproducible (default: random).")
+    ] = None,
+    records: Annotated[
+        Path | None, typer.Option("--records", help="Write one record per match to this JSON Lines file.")
+    ] = None,
+) -> None:
+    """Play matches between random bots and summarise them (optionally writing their records)."""
+    try:
+        rules = Rules.from_spec(rules_spec)
+    except RulesError as error:
+        _fail(str(error))
+    seed = seed if seed is not None else str(random.SystemRandom().getrandbits(32))
+    if records is not None:
+        try:
+            records.write_text("", encoding="utf-8")
+        except OSError as error:
+            _fail(f"cannot write {records}: {error.strerror}")
+    tally = _Tally(rules.sides)
+    progress = Progress(
+        TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+        console=err, transient=True, disable=games < _PROGRESS_FROM,
+    )
+    started = time.perf_counter()
+    with progress:
+        task = progress.add_task("matches", total=games)
+        for game in range(games):
+            match = _play_match(rules, seed, game)
+            tally.add(match)
+            if records is not None:
+                append_record(records, record_from_match(match))
+            progress.advance(task)
+    elapsed = time.perf_counter() - started
+    _summary(rules_spec, seed, tally, elapsed, records)
+
+
+def _summary(spec: str, seed: str, tally: _Tally, elapsed: float, records: Path | None) -> None:
+    table = Table(title=f"simulate --rules {spec} --seed {seed}", show_header=False)
+    table.add_column("what")
+    table.add_column("value", justify="right")
+    table.add_row("matches", str(tally.matches))
+    table.add_row("rounds", f"{tally.rounds} ({tally.rounds / tally.matches:.2f} a match)")
+    for side, wins in enumerate(tally.wins):
+        table.add_row(f"side {side} wins", f"{wins} ({100 * wins / tally.matches:.1f}%)")
+    for side, points in enumerate(tally.points):
+        table.add_row(f"side {side} points a round", f"{points / tally.rounds:.2f}")
+    table.add_row("kseris a round", f"{tally.kseris / tally.rounds:.3f}")
+    rate = f"{tally.matches / elapsed:.1f} matches/s, {tally.plays / elapsed:,.0f} plays/s"
+    table.add_row("throughput", rate)
+    if records is not None:
+        table.add_row("records", str(records))
+    out.print(table)
+
+
+@app.command("replay")
+def replay_command(
+    path: Annotated[Path, typer.Argument(help="A JSON Lines file of records, or one JSON record.")],
+) -> None:
+    """Re-play every record and report each derived field that disagrees (exit 1 if any)."""
+    records = _read(path)
+    bad = 0
+    found = 0
+    for number, record in enumerate(records, start=1):
+        mismatches = replay_record(record)
+        bad += bool(mismatches)
+        found += len(mismatches)
+        for mismatch in mismatches:
+            joint = ", " if mismatch.round is not None else ": "
+            out.print(f"match {number}{joint}{mismatch}")
+    verdict = "[green]all consistent[/green]" if not found else f"[red]{found} mismatch(es) in {bad}[/red]"
+    out.print(f"{len(records)} record(s) re-played: {verdict}")
+    if found:
+        raise typer.Exit(1)
+
+
+@app.command("verify")
+def verify_command(
+    path: Annotated[Path, typer.Argument(help="A record (JSON) or a JSON Lines file of records.")],
+) -> None:
+    """Check each deal against its deal seed and fairness proof, and re-play (exit 1 on problems)."""
+    records = _read(path)
+    problems = 0
+    for number, record in enumerate(records, start=1):
+        found = verify_record(record) + [str(m) for m in replay_record(record)]
+        problems += len(found)
+        prefix = f"match {number}: " if len(records) > 1 else ""
+        for problem in dict.fromkeys(found):
+            out.print(f"{prefix}{problem}")
+        rounds = record.get("rounds")
+        proofs = sum(1 for r in rounds if isinstance(r, dict) and r.get("fairness")) if isinstance(
+            rounds, list) else 0
+        if not found:
+            out.print(f"{prefix}[green]verified[/green]: every deal follows from its deal seed"
+                      + (f", {proofs} fairness proof(s) hold" if proofs else "")
+                      + ", and the scores re-play")
+    if problems:
+        raise typer.Exit(1)
+
+
+@app.command("notation")
+def notation_command(
+    path: Annotated[Path, typer.Argument(help="A record or JSON Lines file; with --parse, a notation file.")],
+    parse: Annotated[bool, typer.Option("--parse", help="Read notation, print the record as JSON.")] = False,
+    number: Annotated[
+        int | None, typer.Option("--match", min=1, help="Only this record of a JSON Lines file (from 1).")
+    ] = None,
+) -> None:
+    """Print a record in the text notation, or (with --parse) the notation as a JSON record."""
+    if parse:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as error:
+            _fail(f"cannot read {path}: {error.strerror}")
+        try:
+            record = parse_notation(text)
+        except NotationError as error:
+            _fail(f"{path}, {error}")
+        print(json.dumps(record, ensure_ascii=False, indent=1))
+        return
+    records = _read(path)
+    if number is not None:
+        if number > len(records):
+            _fail(f"{path} holds {len(records)} record(s), not {number}")
+        records = [records[number - 1]]
+    try:
+        print("\n".join(format_notation(record) for record in records), end="")
+    except RecordError as error:
+        _fail(str(error))

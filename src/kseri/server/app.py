@@ -1,0 +1,405 @@
+"""The ASGI application: the HTTP API (tables, seats, lobby, records), the play WebSocket and
+the web page."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager, suppress
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from fastapi import FastAPI, Header, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from kseri.agents import AGENTS
+from kseri.rules import PRESET_SOURCES, PRESETS, Rules, RulesError
+from kseri.server import db
+from kseri.server.protocol import ProtocolError, parse_client_message
+from kseri.server.room import Connection, GameTable, SeatState, hash_token
+from kseri.server.settings import ServerSettings
+
+log = logging.getLogger("kseri.server")
+
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+"""Where the web page's files are (index.html and its assets)."""
+
+PLACEHOLDER_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>kseri</title></head>
+<body><h1>kseri server</h1><p>The web client is not installed; the server's API is at
+<a href="/docs">/docs</a>.</p></body></html>"""
+
+
+class ApiError(Exception):
+    """An HTTP request refused: ``{"error": {"code", "message"}}`` with a 4xx status."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+# -- HTTP bodies ---------------------------------------------------------------------------------
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+Name = Annotated[str, Field(min_length=1, max_length=40)]
+
+
+class SeatSpec(_Body):
+    """A seat asked for: a person's (optionally named) or a bot's of some level."""
+
+    kind: Literal["human", "bot"]
+    name: Name | None = None
+    level: Annotated[str, Field(max_length=40)] | None = None
+
+
+class CreateTable(_Body):
+    """A new table."""
+
+    rules: Annotated[str, Field(max_length=1000)] | dict[str, Any] = "greek"
+    """A preset with overrides (``greek,jack_kseri=25``) or every option as an object."""
+    seats: Annotated[list[SeatSpec], Field(min_length=2, max_length=6)] | None = None
+    """One entry per seat; default: every seat for people. The creator takes the first person's."""
+    clock: Annotated[int, Field(ge=5, le=3600)] | None = None
+    """Seconds per play (``null``: no clock)."""
+    casual: bool = True
+    public: bool = True
+
+
+class JoinTable(_Body):
+    """Taking a seat."""
+
+    seat: Annotated[int, Field(ge=0, le=5)] | None = None
+    name: Name | None = None
+
+
+class SeatOut(BaseModel):
+    """A seat as everyone sees it."""
+
+    seat: int
+    kind: Literal["human", "bot"]
+    name: str | None
+    level: str | None
+    taken: bool
+    connected: bool
+    ready: bool
+    standin: bool
+
+
+class TableOut(BaseModel):
+    """A table as everyone sees it: public information only."""
+
+    id: str
+    rules: dict[str, Any]
+    casual: bool
+    public: bool
+    clock: int | None
+    status: Literal["waiting", "playing", "finished"]
+    seats: list[SeatOut]
+    totals: list[int]
+    target: int
+    round: int
+    winner: int | None
+    invite: str
+    rematch: str | None
+
+
+class SeatGrant(BaseModel):
+    """A seat given to the caller, with the token that acts for it (keep it secret)."""
+
+    table: TableOut
+    seat: int | None
+    token: str | None
+
+
+class Lobby(BaseModel):
+    """Public tables with a free seat or a match to watch."""
+
+    tables: list[TableOut]
+
+
+class RulesOut(BaseModel):
+    """The presets' options and where each comes from."""
+
+    presets: dict[str, dict[str, Any]]
+    sources: dict[str, str]
+
+
+class ErrorDetail(BaseModel):
+    """What went wrong."""
+
+    code: str
+    message: str
+
+
+class ErrorOut(BaseModel):
+    """An error answer."""
+
+    error: ErrorDetail
+
+
+def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    return {status: {"model": ErrorOut} for status in statuses}
+
+
+# -- the tables ------------------------------------------------------------------------------------
+
+class Tables:
+    """Every table the server holds: unfinished ones live, finished ones loaded on demand."""
+
+    def __init__(self, store: db.Store, settings: ServerSettings) -> None:
+        self.store = store
+        self.settings = settings
+        self.live: dict[str, GameTable] = {}
+        self._loading = asyncio.Lock()
+
+    async def restore(self) -> None:
+        """Bring back every unfinished table from the database."""
+        for table_id in await self.store.unfinished():
+            await self.get(table_id)
+
+    async def get(self, table_id: str) -> GameTable | None:
+        """The table with this id, or ``None``."""
+        table = self.live.get(table_id)
+        if table is not None or len(table_id) > 40:
+            return table
+        async with self._loading:
+            if table_id in self.live:
+                return self.live[table_id]
+            stored = await self.store.load(table_id)
+            if stored is None:
+                return None
+            table = GameTable.restore(stored, self.store, self.settings)
+            self.live[table_id] = table
+            table.start()
+            return table
+
+    async def create(self, body: CreateTable, *, rematch_of: str | None = None,
+                     seat_creator: bool = True) -> tuple[GameTable, int | None, str | None]:
+        """A new table; the creator takes its first person's seat (if any and ``seat_creator``)."""
+        try:
+            given = body.rules
+            rules = Rules.from_spec(given) if isinstance(given, str) else Rules.from_options(given)
+        except (RulesError, TypeError, ValueError) as error:
+            raise ApiError(422, "bad-rules", str(error)) from None
+        specs = body.seats or [SeatSpec(kind="human") for _ in range(rules.players)]
+        if len(specs) != rules.players:
+            raise ApiError(422, "bad-seats", f"these rules seat {rules.players} players, not {len(specs)}")
+        seats = []
+        for index, spec in enumerate(specs):
+            if spec.kind == "bot":
+                level = spec.level or "greedy"
+                if level not in AGENTS:
+                    raise ApiError(422, "bad-seats",
+                                   f"unknown bot level {level!r}; the levels are: {', '.join(AGENTS)}")
+                seats.append(SeatState("bot", level, spec.name or f"{level} bot", None))
+            else:
+                if spec.level is not None:
+                    raise ApiError(422, "bad-seats", f"seat {index} is for a person: it has no level")
+                seats.append(SeatState("human", None, None, None))
+        creator = next((i for i, s in enumerate(seats) if s.kind == "human"), None) if seat_creator else None
+        token = None
+        if creator is not None:
+            token = secrets.token_urlsafe(24)
+            seats[creator].token_hash = hash_token(token)
+            seats[creator].name = specs[creator].name or f"Player {creator + 1}"
+        table_id = secrets.token_urlsafe(9)
+        table, batch = GameTable.new(table_id, rules, seats, casual=body.casual, public=body.public,
+                                     clock=body.clock, store=self.store, settings=self.settings,
+                                     rematch_of=rematch_of)
+        await self.store.write(batch)
+        self.live[table_id] = table
+        table.start()
+        return table, creator, token
+
+    def close(self) -> None:
+        """Stop every table's timers."""
+        for table in self.live.values():
+            table.stop()
+
+
+# -- the application -------------------------------------------------------------------------------
+
+def create_app(settings: ServerSettings) -> FastAPI:
+    """The server's ASGI application."""
+    state: dict[str, Tables] = {}
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        store = await db.Store.open(settings.database_url)
+        tables = Tables(store, settings)
+        await tables.restore()
+        state["tables"] = tables
+        try:
+            yield
+        finally:
+            tables.close()
+            await store.close()
+
+    app = FastAPI(title="kseri", version="1", lifespan=lifespan,
+                  description="The kseri game server: tables, seats, the lobby and game records. "
+                  "Play happens on the WebSocket /ws/tables/{id} (docs/protocol.md).")
+
+    @app.exception_handler(ApiError)
+    async def _api_error(_request: Request, error: ApiError) -> JSONResponse:
+        body = {"error": {"code": error.code, "message": error.message}}
+        return JSONResponse(body, status_code=error.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def _bad_request(_request: Request, error: RequestValidationError) -> JSONResponse:
+        first = error.errors()[0] if error.errors() else {"loc": (), "msg": "invalid request"}
+        where = ".".join(str(part) for part in first["loc"])
+        return JSONResponse({"error": {"code": "bad-request", "message": f"{where}: {first['msg']}"}},
+                            status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(_request: Request, error: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not-found", 405: "method-not-allowed"}.get(error.status_code, "http-error")
+        return JSONResponse({"error": {"code": code, "message": str(error.detail)}},
+                            status_code=error.status_code)
+
+    def tables() -> Tables:
+        return state["tables"]
+
+    async def table_or_404(table_id: str) -> GameTable:
+        table = await tables().get(table_id)
+        if table is None:
+            raise ApiError(404, "no-such-table", f"there is no table {table_id!r}")
+        return table
+
+    @app.post("/api/tables", status_code=201, response_model=SeatGrant, responses=_errors(422))
+    async def create_table(body: CreateTable) -> dict[str, Any]:
+        """Open a table; the creator takes the first person's seat and gets its token."""
+        table, seat, token = await tables().create(body)
+        return {"table": table.table_json(), "seat": seat, "token": token}
+
+    @app.get("/api/lobby", response_model=Lobby)
+    async def lobby() -> dict[str, Any]:
+        """Public tables with a free seat, or being played (to watch)."""
+        listed = [t.table_json() for t in tables().live.values()
+                  if t.public and t.state.status != "finished"]
+        listed.sort(key=lambda t: (t["status"] != "waiting", t["id"]))
+        return {"tables": listed}
+
+    @app.get("/api/tables/{table_id}", response_model=TableOut, responses=_errors(404))
+    async def get_table(table_id: str) -> dict[str, Any]:
+        """A table's public information."""
+        return (await table_or_404(table_id)).table_json()
+
+    @app.post("/api/tables/{table_id}/join", response_model=SeatGrant, responses=_errors(404, 409, 422))
+    async def join_table(table_id: str, body: JoinTable) -> dict[str, Any]:
+        """Take a free seat (the first one when none is named); the answer holds its token."""
+        table = await table_or_404(table_id)
+        try:
+            seat, token = await table.take_seat(body.seat, body.name)
+        except LookupError as error:
+            raise ApiError(409, "seat-taken", str(error.args[0])) from None
+        return {"table": table.table_json(), "seat": seat, "token": token}
+
+    @app.post("/api/tables/{table_id}/rematch", response_model=SeatGrant, responses=_errors(401, 404, 409))
+    async def rematch(table_id: str, authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+        """After a match: a new table with the same rules and seats; the caller keeps their seat."""
+        table = await table_or_404(table_id)
+        scheme, _, token = (authorization or "").partition(" ")
+        seat = table.seat_of(token) if scheme.lower() == "bearer" and token else None
+        if seat is None:
+            raise ApiError(401, "bad-token", "send the seat's token as 'Authorization: Bearer TOKEN'")
+        if table.state.status != "finished":
+            raise ApiError(409, "not-finished", "the match is not over yet")
+        async with table.lock:
+            if table.rematch is None:
+                body = CreateTable(
+                    rules=table.rules.options(), casual=table.casual, public=table.public, clock=table.clock,
+                    seats=[SeatSpec(kind="bot", level=s.level, name=s.name) if s.kind == "bot" else
+                           SeatSpec(kind="human") for s in table.seats])
+                new, _, _ = await tables().create(body, rematch_of=table.id, seat_creator=False)
+                await table.record_rematch(new.id)
+            rematch_id = table.rematch
+        assert rematch_id is not None
+        target = await table_or_404(rematch_id)
+        try:
+            seat, token = await target.take_seat(seat, table.seats[seat].name)
+        except LookupError as error:
+            raise ApiError(409, "seat-taken", str(error.args[0])) from None
+        return {"table": target.table_json(), "seat": seat, "token": token}
+
+    @app.get("/api/tables/{table_id}/record", responses=_errors(404, 409))
+    async def record(table_id: str) -> dict[str, Any]:
+        """The game record once the match is over (``docs/records.md``)."""
+        table = await table_or_404(table_id)
+        if table.state.status != "finished":
+            raise ApiError(409, "not-finished", "the match is not over yet")
+        raise ApiError(409, "no-records", "this server cannot write game records yet")
+
+    @app.get("/api/rules", response_model=RulesOut)
+    async def rules() -> dict[str, Any]:
+        """Every preset's options and its source."""
+        presets = {name: preset.options() for name, preset in PRESETS.items()}
+        return {"presets": presets, "sources": dict(PRESET_SOURCES)}
+
+    @app.websocket("/ws/tables/{table_id}")
+    async def play_socket(websocket: WebSocket, table_id: str) -> None:
+        await websocket.accept()
+        connection = Connection(websocket, settings)
+        sender = asyncio.create_task(connection.send_forever())
+        table = await tables().get(table_id)
+        try:
+            if table is None:
+                connection.send(ProtocolError("no-such-table", f"there is no table {table_id!r}").to_json())
+                return
+            while True:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    return
+                try:
+                    await _answer(table, connection, message, settings)
+                except ProtocolError as error:
+                    connection.send(error.to_json())
+        finally:
+            if table is not None:
+                await table.leave(connection)
+            connection.close()
+            with suppress(Exception):
+                await asyncio.wait_for(sender, 5)
+            with suppress(Exception):
+                await websocket.close()
+
+    web_ready = (WEB_DIR / "index.html").is_file()
+    if web_ready:
+        app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
+
+    @app.get("/", include_in_schema=False, response_model=None)
+    async def index() -> HTMLResponse | FileResponse:
+        if web_ready:
+            return FileResponse(WEB_DIR / "index.html")
+        return HTMLResponse(PLACEHOLDER_PAGE)
+
+    @app.get("/t/{table_id}", include_in_schema=False, response_model=None)
+    async def invite(table_id: str) -> HTMLResponse | FileResponse:
+        return await index()
+
+    return app
+
+
+async def _answer(table: GameTable, connection: Connection, message: Any, settings: ServerSettings) -> None:
+    """Check one raw WebSocket message and hand it to the table."""
+    if not connection.bucket.take():
+        raise ProtocolError("throttled", f"too many messages: at most {settings.rate:g} a second")
+    text = message.get("text")
+    if text is None:
+        raise ProtocolError("bad-message", "send JSON text frames, not binary ones")
+    if len(text.encode()) > settings.max_message:
+        raise ProtocolError("too-large", f"messages are limited to {settings.max_message} bytes")
+    try:
+        data = json.loads(text)
+    except ValueError as error:
+        raise ProtocolError("bad-json", f"not JSON: {error}") from None
+    await table.handle(connection, parse_client_message(data))

@@ -1,0 +1,684 @@
+"""One game table in the server: its seats, its event log, its live match, its connections.
+
+Everything that changes a table is an :class:`Event` with the table's next sequence number.
+:class:`GameState` applies events to a :class:`~kseri.engine.Match`, the same way live, on
+start-up (replaying the stored log) and for a reconnecting client's missed states. A
+:class:`GameTable` takes requests, commits the resulting events, and only then tells every
+connection, each with the view of its own seat.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import json
+import logging
+import secrets
+import time
+from contextlib import suppress
+from dataclasses import dataclass, field
+from typing import Any
+
+from fastapi import WebSocket
+
+from kseri.agents import Agent, make_agent
+from kseri.cards import Card, CardError
+from kseri.engine import Deal, IllegalPlayError, Match, Phase
+from kseri.fairness import commitment, deal_seed, new_secret
+from kseri.rules import Rules
+from kseri.server import db
+from kseri.server.protocol import PROTOCOL, Hello, Hint, Ping, Play, ProtocolError, Ready, seat_view_json
+from kseri.server.settings import ServerSettings
+
+log = logging.getLogger("kseri.server")
+
+STANDIN_LEVELS = ("master", "expert", "greedy")
+"""Who plays for an absent player: the strongest of these levels the server has."""
+
+
+def hash_token(token: str) -> str:
+    """What the database keeps of a seat's token (SHA-256, hex)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_token() -> str:
+    """A seat's secret token: 192 random bits, URL-safe."""
+    return secrets.token_urlsafe(24)
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One entry of a table's log."""
+
+    seq: int
+    kind: str
+    """``play``, ``ready``, ``round-start``, ``round-end``, ``match-end``, ``seat`` or ``rematch``."""
+    seat: int | None = None
+    card: str | None = None
+    data: dict[str, Any] | None = None
+
+    def row(self, table_id: str) -> dict[str, Any]:
+        """The event as a database row."""
+        return {"table_id": table_id, "seq": self.seq, "kind": self.kind, "seat": self.seat,
+                "card": self.card, "data": None if self.data is None else db.dumps(self.data)}
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> Event:
+        """The inverse of :meth:`row`."""
+        data = None if row["data"] is None else json.loads(row["data"])
+        return cls(row["seq"], row["kind"], row["seat"], row["card"], data)
+
+
+@dataclass(slots=True)
+class RoundSecret:
+    """A round's fairness: the server's secret, its published hash, the dealer and the cut."""
+
+    secret: str
+    commitment: str
+    dealer: int
+    cut: str | None = None
+
+    @classmethod
+    def fresh(cls, dealer: int) -> RoundSecret:
+        """A new secret for a round dealt by ``dealer``."""
+        secret = new_secret()
+        return cls(secret, commitment(secret), dealer)
+
+
+class GameState:
+    """A table's match as its events so far make it."""
+
+    def __init__(self, table_id: str, rules: Rules, rounds: list[RoundSecret]) -> None:
+        self.table_id = table_id
+        self.rules = rules
+        self.rounds = rounds
+        self.match: Match | None = None
+        self.seq = 0
+        self.turn_seq = 0
+        """The last event that changed whose turn it is (a play must have seen it)."""
+        self.readies: set[int] = set()
+        self.cut = ""
+
+    @property
+    def status(self) -> str:
+        """``waiting`` (before the first deal), ``playing`` or ``finished``."""
+        if self.match is None:
+            return "waiting"
+        return "finished" if self.match.is_over() else "playing"
+
+    def between_rounds(self) -> bool:
+        """Whether the next deal is due (before the first round or after one)."""
+        return self.match is None or self.match.phase is Phase.ROUND_OVER
+
+    def next_round(self) -> int:
+        """The index of the round to deal next."""
+        return 0 if self.match is None else self.match.round_index + 1
+
+    def cutter(self, round_index: int) -> int:
+        """The seat that cuts for a round: the one before its dealer."""
+        return (self.rounds[round_index].dealer - 1) % self.rules.players
+
+    def apply(self, event: Event) -> dict[str, Any]:
+        """Apply ``event`` and return it as the protocol shows it; an illegal play raises
+        :class:`IllegalPlayError` and changes nothing."""
+        if event.seq != self.seq + 1:
+            raise ValueError(f"event {event.seq} does not follow {self.seq}")
+        shown: dict[str, Any] = {"kind": event.kind}
+        data = event.data or {}
+        if event.kind == "play":
+            match = self.match
+            if match is None or match.turn != event.seat:
+                raise IllegalPlayError(f"no play is due from seat {event.seat}")
+            match.play(Card(event.card or ""))
+            play = match.plays[-1][-1]
+            marks = [{"kind": m.kind, "card": str(m.card), "points": m.points} for m in play.marks]
+            shown.update(seat=play.seat, card=str(play.card), taken=play.taken, marks=marks)
+            self.turn_seq = event.seq
+        elif event.kind == "round-start":
+            index = data["round"]
+            fair = self.rounds[index]
+            fair.cut = data["cut"]
+            seed = deal_seed(fair.secret, fair.cut)
+            if self.match is None:
+                self.match = Match(self.rules, seed=self.table_id,
+                                   deal=Deal.shuffle(self.rules, fair.dealer, seed))
+            else:
+                self.match.next_round(deal_seed=seed)
+            self.readies.clear()
+            self.cut = ""
+            self.turn_seq = event.seq
+            shown["round"] = index
+        elif event.kind == "ready":
+            assert event.seat is not None
+            self.readies.add(event.seat)
+            if data.get("cut") is not None:
+                self.cut = data["cut"]
+            shown["seat"] = event.seat
+        elif event.kind in ("round-end", "match-end", "seat", "rematch"):
+            if event.seat is not None:
+                shown["seat"] = event.seat
+            shown.update(data)
+        else:
+            raise ValueError(f"unknown event kind {event.kind!r}")
+        self.seq = event.seq
+        return shown
+
+    def fairness(self) -> dict[str, Any]:
+        """The fairness record so far: the commitment to the round at hand (the one being
+        played, or the next one), who cuts it, and the secrets of the rounds that have ended."""
+        match = self.match
+        if match is None:
+            current, ended = 0, 0
+        elif match.phase is Phase.PLAYING:
+            current, ended = match.round_index, match.round_index
+        elif match.phase is Phase.ROUND_OVER:
+            current, ended = match.round_index + 1, match.round_index + 1
+        else:
+            current, ended = match.round_index, match.round_index + 1
+        revealed = []
+        for index in range(ended):
+            fair = self.rounds[index]
+            cut = fair.cut or ""
+            revealed.append({"round": index, "secret": fair.secret, "commitment": fair.commitment,
+                             "cut": cut, "deal_seed": deal_seed(fair.secret, cut), "dealer": fair.dealer})
+        return {"round": current, "commitment": self.rounds[current].commitment,
+                "cutter": self.cutter(current), "revealed": revealed}
+
+
+class TokenBucket:
+    """A connection's message allowance: ``rate`` a second, at most ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens = burst
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        """Spend one token if there is one."""
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+class Connection:
+    """One WebSocket: who it speaks for and the messages queued for it."""
+
+    MAX_QUEUED = 2000
+
+    def __init__(self, websocket: WebSocket, settings: ServerSettings) -> None:
+        self.websocket = websocket
+        self.seat: int | None = None
+        self.joined = False
+        self.bucket = TokenBucket(settings.rate, settings.burst)
+        self._queue: asyncio.Queue[str | None] = asyncio.Queue()
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue a message (a client too slow to take them is disconnected)."""
+        if self._queue.qsize() > self.MAX_QUEUED:
+            self.close()
+            return
+        self._queue.put_nowait(json.dumps(message, separators=(",", ":")))
+
+    def close(self) -> None:
+        """Stop sending after what is queued."""
+        self._queue.put_nowait(None)
+
+    async def send_forever(self) -> None:
+        """Send queued messages in order until closed or the peer goes."""
+        while (text := await self._queue.get()) is not None:
+            await self.websocket.send_text(text)
+
+
+@dataclass(slots=True)
+class SeatState:
+    """A seat: who sits there, and (for people) their connection's state."""
+
+    kind: str
+    level: str | None
+    name: str | None
+    token_hash: str | None
+    connections: int = 0
+    last_seen: float = field(default_factory=time.monotonic)
+
+    @property
+    def taken(self) -> bool:
+        """A bot's seat is always taken; a person's once someone holds its token."""
+        return self.kind == "bot" or self.token_hash is not None
+
+
+class GameTable:
+    """A live table."""
+
+    def __init__(self, table_id: str, row: dict[str, Any], seats: list[SeatState],
+                 rounds: list[RoundSecret], store: db.Store, settings: ServerSettings) -> None:
+        self.id = table_id
+        self.rules = Rules.from_options(json.loads(row["rules"]))
+        self.casual: bool = row["casual"]
+        self.public: bool = row["public"]
+        self.clock: int | None = row["clock"]
+        self.created: float = row["created"]
+        self.rematch: str | None = row["rematch"]
+        self.seats = seats
+        self.rounds = rounds
+        self.events: list[Event] = []
+        self.state = GameState(table_id, self.rules, rounds)
+        self.store = store
+        self.settings = settings
+        self.lock = asyncio.Lock()
+        self.connections: set[Connection] = set()
+        self.turn_since = time.monotonic()
+        self.pending_since = time.monotonic()
+        self._agents: dict[int, Agent] = {}
+        self._timer: asyncio.TimerHandle | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    # -- building ------------------------------------------------------------------------------
+
+    @classmethod
+    def restore(cls, stored: db.StoredTable, store: db.Store, settings: ServerSettings) -> GameTable:
+        """Rebuild a table from the database by replaying its log through the engine."""
+        seats = [SeatState(s["kind"], s["level"], s["name"], s["token_hash"]) for s in stored.seats]
+        rounds = [RoundSecret(r["secret"], r["commitment"], r["dealer"]) for r in stored.rounds]
+        table = cls(stored.row["id"], stored.row, seats, rounds, store, settings)
+        for row in stored.events:
+            event = Event.from_row(row)
+            table.state.apply(event)
+            table.events.append(event)
+        return table
+
+    @classmethod
+    def new(cls, table_id: str, rules: Rules, seats: list[SeatState], *, casual: bool, public: bool,
+            clock: int | None, store: db.Store, settings: ServerSettings,
+            rematch_of: str | None = None) -> tuple[GameTable, db.Batch]:
+        """A new table and the batch that stores it."""
+        first_dealer = secrets.randbelow(rules.players)
+        row = {"id": table_id, "created": time.time(), "rules": db.dumps(rules.options()),
+               "casual": casual, "public": public, "clock": clock, "first_dealer": first_dealer,
+               "finished": False, "rematch_of": rematch_of, "rematch": None}
+        fair = RoundSecret.fresh(first_dealer)
+        table = cls(table_id, row, seats, [fair], store, settings)
+        batch = db.Batch()
+        batch.insert(db.tables, **row)
+        for index, seat in enumerate(seats):
+            batch.insert(db.seats, table_id=table_id, seat=index, kind=seat.kind, level=seat.level,
+                         name=seat.name, token_hash=seat.token_hash)
+        batch.insert(db.rounds, table_id=table_id, round=0, secret=fair.secret,
+                     commitment=fair.commitment, dealer=fair.dealer)
+        return table, batch
+
+    # -- public information --------------------------------------------------------------------
+
+    def table_json(self, state: GameState | None = None) -> dict[str, Any]:
+        """The table as everyone may see it (``state``: as of an earlier point of the log)."""
+        state = state or self.state
+        match = state.match
+        now = time.monotonic()
+        return {
+            "id": self.id,
+            "rules": self.rules.options(),
+            "casual": self.casual,
+            "public": self.public,
+            "clock": self.clock,
+            "status": state.status,
+            "seats": [
+                {"seat": index, "kind": seat.kind, "name": seat.name, "level": seat.level,
+                 "taken": seat.taken, "connected": seat.kind == "bot" or seat.connections > 0,
+                 "ready": seat.kind == "bot" or index in state.readies,
+                 "standin": self._away(index, now)}
+                for index, seat in enumerate(self.seats)
+            ],
+            "totals": list(match.totals) if match else [0] * self.rules.sides,
+            "target": match.target if match else self.rules.target,
+            "round": match.round_index if match else 0,
+            "winner": match.winner if match else None,
+            "invite": f"/t/{self.id}",
+            "rematch": self.rematch,
+        }
+
+    def _state_message(self, seq: int, event: dict[str, Any] | None, table: dict[str, Any],
+                       fairness: dict[str, Any], state: GameState, seat: int | None,
+                       views: dict[int | None, dict[str, Any] | None]) -> dict[str, Any]:
+        if seat not in views:
+            views[seat] = None if state.match is None else seat_view_json(state.match, seat)
+        return {"type": "state", "seq": seq, "table": table, "view": views[seat], "event": event,
+                "fairness": fairness}
+
+    def _missed(self, seat: int | None, since: int) -> list[dict[str, Any]]:
+        """The state messages after ``since``, each as ``seat`` saw it then."""
+        replay = GameState(self.id, self.rules, self.rounds)
+        messages = []
+        for event in self.events:
+            shown = replay.apply(event)
+            if event.seq > since:
+                messages.append(self._state_message(event.seq, shown, self.table_json(replay),
+                                                    replay.fairness(), replay, seat, {}))
+        return messages
+
+    # -- seats ---------------------------------------------------------------------------------
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat whose token this is."""
+        digest = hash_token(token)
+        for index, seat in enumerate(self.seats):
+            if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
+                return index
+        return None
+
+    async def take_seat(self, seat: int | None, name: str | None) -> tuple[int, str]:
+        """Give a free human seat (``None``: the first) to a newcomer; returns it and its token.
+        Raises :class:`LookupError` naming the problem when there is none."""
+        async with self.lock:
+            if self.state.status == "finished":
+                raise LookupError("the match is over")
+            if seat is None:
+                free = [i for i, s in enumerate(self.seats) if not s.taken]
+                if not free:
+                    raise LookupError("every seat is taken")
+                seat = free[0]
+            if not 0 <= seat < len(self.seats):
+                raise LookupError(f"there is no seat {seat}: seats are 0 to {len(self.seats) - 1}")
+            if self.seats[seat].taken:
+                raise LookupError(f"seat {seat} is taken")
+            token = new_token()
+            name = name or f"Player {seat + 1}"
+            batch = db.Batch()
+            batch.updates.append(db.set_seat(self.id, seat, token_hash=hash_token(token), name=name))
+            taker = self.seats[seat]
+            taker.token_hash, taker.name, taker.last_seen = hash_token(token), name, time.monotonic()
+            self.pending_since = time.monotonic()
+            try:
+                await self._emit("seat", seat, {"state": "joined"}, batch)
+            except ProtocolError:
+                taker.token_hash = taker.name = None
+                raise
+            return seat, token
+
+    # -- requests --------------------------------------------------------------------------------
+
+    async def handle(self, connection: Connection, message: Hello | Play | Ready | Hint | Ping) -> None:
+        """Answer one parsed client message (raises :class:`ProtocolError` to refuse it)."""
+        if isinstance(message, Ping):
+            connection.send({"type": "pong"})
+            return
+        if isinstance(message, Hello):
+            await self._hello(connection, message)
+            return
+        if not connection.joined:
+            raise ProtocolError("bad-message", "say hello first")
+        if isinstance(message, Hint):
+            raise ProtocolError("hints-off", "hints are not available on this server yet"
+                                if self.casual else "this table does not allow hints")
+        async with self.lock:
+            seat = connection.seat
+            if seat is None:
+                raise ProtocolError("not-seated", "spectators cannot play; join a seat first")
+            if isinstance(message, Play):
+                await self._play_request(seat, message)
+            else:
+                await self._ready(seat, message)
+
+    async def _hello(self, connection: Connection, message: Hello) -> None:
+        if message.protocol != PROTOCOL:
+            raise ProtocolError("unsupported-protocol",
+                                f"this server speaks protocol {PROTOCOL}, not {message.protocol}")
+        if connection.joined:
+            raise ProtocolError("bad-message", "hello was already said on this connection")
+        async with self.lock:
+            seat = None
+            if message.token is not None:
+                seat = self.seat_of(message.token)
+                if seat is None:
+                    raise ProtocolError("bad-token", "that token holds no seat at this table")
+            if message.since is not None and message.since < self.state.seq:
+                backlog = self._missed(seat, message.since)
+            elif message.since is not None and message.since == self.state.seq:
+                backlog = []
+            else:
+                backlog = [self._state_message(self.state.seq, None, self.table_json(), self.state.fairness(),
+                                               self.state, seat, {})]
+            connection.seat = seat
+            connection.joined = True
+            connection.send({"type": "welcome", "protocol": PROTOCOL, "table": self.table_json(),
+                             "seat": seat})
+            for item in backlog:
+                connection.send(item)
+            self.connections.add(connection)
+            if seat is not None:
+                state = self.seats[seat]
+                state.connections += 1
+                if state.connections == 1:
+                    await self._emit_seat(seat, "connected")
+
+    async def leave(self, connection: Connection) -> None:
+        """Forget a closed connection; a seat left empty starts its grace period."""
+        if connection not in self.connections:
+            return
+        async with self.lock:
+            self.connections.discard(connection)
+            seat = connection.seat
+            if seat is not None:
+                state = self.seats[seat]
+                state.connections -= 1
+                if state.connections == 0:
+                    state.last_seen = time.monotonic()
+                    await self._emit_seat(seat, "left")
+
+    async def _emit_seat(self, seat: int, what: str) -> None:
+        with suppress(ProtocolError):  # logged by _commit; not worth refusing anything for
+            await self._emit("seat", seat, {"state": what})
+
+    async def _play_request(self, seat: int, message: Play) -> None:
+        state = self.state
+        match = state.match
+        if match is None or match.turn is None:
+            raise ProtocolError("not-playing", "no play is due: " + (
+                "the first round has not been dealt" if match is None else
+                "the match is over" if match.is_over() else "the round is over"))
+        if match.turn != seat:
+            raise ProtocolError("not-your-turn", f"it is seat {match.turn}'s turn, not seat {seat}'s")
+        if not state.turn_seq <= message.seq <= state.seq:
+            raise ProtocolError("stale", f"seq {message.seq} is out of date: the turn began at "
+                                f"{state.turn_seq} and the latest state is {state.seq}")
+        try:
+            card = Card(message.card)
+        except CardError as error:
+            raise ProtocolError("not-in-hand", str(error)) from None
+        await self._play(seat, card)
+
+    async def _ready(self, seat: int, message: Ready) -> None:
+        state = self.state
+        if not state.between_rounds() or state.status == "finished":
+            raise ProtocolError("not-playing", "no deal is pending: " + (
+                "the match is over" if state.status == "finished" else "a round is being played"))
+        if seat in state.readies:
+            return
+        cutter = state.cutter(state.next_round())
+        data = {"cut": message.cut} if seat == cutter and message.cut is not None else None
+        await self._emit("ready", seat, data)
+
+    # -- changing the match --------------------------------------------------------------------
+
+    async def _play(self, seat: int, card: Card) -> None:
+        state = self.state
+        event = Event(state.seq + 1, "play", seat, str(card))
+        try:
+            shown = state.apply(event)
+        except IllegalPlayError as error:
+            raise ProtocolError("not-in-hand", str(error)) from None
+        applied = [(event, shown)]
+        batch = db.Batch()
+        match = state.match
+        assert match is not None
+        rounds_before = len(self.rounds)
+        if match.is_round_over():
+            applied.append(self._derived("round-end", {"round": match.round_index}))
+            if match.is_over():
+                applied.append(self._derived("match-end", {"winner": match.winner}))
+                batch.updates.append(db.set_table(self.id, finished=True))
+            else:
+                fair = RoundSecret.fresh((match.dealer + 1) % self.rules.players)
+                self.rounds.append(fair)
+                batch.insert(db.rounds, table_id=self.id, round=len(self.rounds) - 1, secret=fair.secret,
+                             commitment=fair.commitment, dealer=fair.dealer)
+        try:
+            await self._commit([e for e, _ in applied], batch)
+        except Exception:
+            del self.rounds[rounds_before:]
+            raise
+        now = time.monotonic()
+        self.turn_since = now
+        if match.is_round_over():
+            self.pending_since = now
+        self._broadcast(applied)
+        self._schedule()
+
+    def _derived(self, kind: str, data: dict[str, Any]) -> tuple[Event, dict[str, Any]]:
+        event = Event(self.state.seq + 1, kind, data=data)
+        return event, self.state.apply(event)
+
+    async def _deal(self) -> None:
+        state = self.state
+        self.turn_since = time.monotonic()
+        await self._emit("round-start", None, {"round": state.next_round(), "cut": state.cut})
+
+    async def _emit(self, kind: str, seat: int | None, data: dict[str, Any] | None,
+                    batch: db.Batch | None = None) -> None:
+        """Apply, store and announce one event (not a play: see :meth:`_play`)."""
+        event = Event(self.state.seq + 1, kind, seat, data=data)
+        shown = self.state.apply(event)
+        await self._commit([event], batch)
+        self._broadcast([(event, shown)])
+        self._schedule()
+
+    async def _commit(self, new: list[Event], batch: db.Batch | None = None) -> None:
+        """Store events already applied to ``self.state``; on failure rebuild the state from
+        the stored log and raise ``server-error``."""
+        batch = batch or db.Batch()
+        for event in new:
+            batch.insert(db.events, **event.row(self.id))
+        try:
+            await self.store.write(batch)
+        except Exception:
+            log.exception("could not store events at table %s", self.id)
+            self.state = GameState(self.id, self.rules, self.rounds)
+            for event in self.events:
+                self.state.apply(event)
+            raise ProtocolError("server-error", "the server could not store that; nothing changed") from None
+        self.events.extend(new)
+
+    def _broadcast(self, applied: list[tuple[Event, dict[str, Any]]]) -> None:
+        table = self.table_json()
+        fairness = self.state.fairness()
+        views: dict[int | None, dict[str, Any] | None] = {}
+        for event, shown in applied:
+            for connection in self.connections:
+                connection.send(self._state_message(event.seq, shown, table, fairness, self.state,
+                                                    connection.seat, views))
+
+    async def record_rematch(self, rematch_id: str) -> None:
+        """Store and announce where the rematch is (the caller holds :attr:`lock`)."""
+        batch = db.Batch()
+        batch.updates.append(db.set_table(self.id, rematch=rematch_id))
+        await self._emit("rematch", None, {"table": rematch_id}, batch)
+        self.rematch = rematch_id
+
+    # -- bots, stand-ins, clocks and deals -----------------------------------------------------
+
+    def _away(self, seat: int, now: float) -> bool:
+        state = self.seats[seat]
+        return (state.kind == "human" and state.taken and state.connections == 0
+                and now >= state.last_seen + self.settings.grace)
+
+    def _due(self, now: float) -> float | None:
+        """When the next automatic step (a deal, a bot's play) is due, or ``None``."""
+        state = self.state
+        if state.status == "finished":
+            return None
+        settings = self.settings
+        if state.between_rounds():
+            if not all(seat.taken for seat in self.seats):
+                return None
+            waiting = [i for i, seat in enumerate(self.seats)
+                       if seat.kind == "human" and i not in state.readies and not self._away(i, now)]
+            if not waiting:
+                return now
+            times = [self.pending_since + settings.ready_timeout]
+            times.extend(self.seats[i].last_seen + settings.grace for i in waiting
+                         if self.seats[i].connections == 0)
+            return min(times)
+        assert state.match is not None and state.match.turn is not None
+        turn = state.match.turn
+        seat = self.seats[turn]
+        if seat.kind == "bot":
+            return self.turn_since + settings.bot_delay
+        times = []
+        if seat.connections == 0:
+            times.append(max(seat.last_seen + settings.grace, self.turn_since + settings.bot_delay))
+        if self.clock is not None:
+            times.append(self.turn_since + self.clock)
+        return min(times) if times else None
+
+    def _schedule(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        now = time.monotonic()
+        due = self._due(now)
+        if due is not None:
+            self._timer = asyncio.get_running_loop().call_later(max(0.0, due - now), self._fire)
+
+    def _fire(self) -> None:
+        self._timer = None
+        task = asyncio.create_task(self._tick())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _tick(self) -> None:
+        try:
+            async with self.lock:
+                due = self._due(time.monotonic())
+                if due is None or due > time.monotonic() + 0.002:
+                    self._schedule()
+                    return
+                if self.state.between_rounds():
+                    await self._deal()
+                    return
+                match = self.state.match
+                assert match is not None and match.turn is not None
+                seat = match.turn
+                agent = self._agent(seat)
+                card = await asyncio.to_thread(agent.choose, match.view(seat))
+                await self._play(seat, card)
+        except Exception:
+            log.exception("table %s: an automatic step failed; retrying in a second", self.id)
+            self._timer = asyncio.get_running_loop().call_later(1.0, self._fire)
+
+    def _agent(self, seat: int) -> Agent:
+        if seat not in self._agents:
+            level = self.seats[seat].level if self.seats[seat].kind == "bot" else standin_level()
+            self._agents[seat] = make_agent(level or "greedy", seed=secrets.randbits(32))
+        return self._agents[seat]
+
+    def start(self) -> None:
+        """Begin the table's automatic steps (after creation or restoration)."""
+        self._schedule()
+
+    def stop(self) -> None:
+        """Cancel the table's timers."""
+        if self._timer is not None:
+            self._timer.cancel()
+        for task in list(self._tasks):
+            task.cancel()
+
+
+def standin_level() -> str:
+    """The level that plays for absent people."""
+    from kseri.agents import AGENTS
+
+    return next(level for level in STANDIN_LEVELS if level in AGENTS)
+

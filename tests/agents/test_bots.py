@@ -1,0 +1,164 @@
+"""Every level plays every preset legally from its view alone; the stronger levels win."""
+
+import random
+import statistics
+
+import pytest
+
+from kseri import PRESETS, Match, Rules
+from kseri.agents import AGENTS, hint, make_agent
+from kseri.agents.endgame import solve
+from kseri.agents.master import MasterAgent, match_winner
+from kseri.agents.sampler import Sampler
+from kseri.agents.sim import RoundSim, SimRules, relative
+from kseri.bench.duplicate import bench_deal, duplicate_round, play_round
+from kseri.engine import View
+
+LEVELS = {"random": {}, "greedy": {}, "expert": {}, "master": {"iterations": 3}}
+
+
+def test_the_levels_are_registered_weakest_first() -> None:
+    assert list(AGENTS) == ["random", "greedy", "expert", "master"]
+    with pytest.raises(ValueError, match="the levels are: random, greedy, expert, master"):
+        make_agent("grandmaster")
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+@pytest.mark.parametrize("level", list(LEVELS))
+def test_every_level_plays_whole_rounds_of_every_preset(level: str, preset: str) -> None:
+    rules = Rules.preset(preset)
+    agents = [make_agent(level, seed=seat, **LEVELS[level]) for seat in range(rules.players)]
+    # play_round hands each agent Match.view(seat) only, and Match.play refuses illegal cards.
+    result = play_round(rules, bench_deal(rules, seed="legal", index=1), agents)
+    assert sum(map(len, result.captured)) <= rules.deck_size
+
+
+def _views(rules: Rules, seed: int, every: int = 5) -> list[View]:
+    match, rng, views = Match(rules, seed=seed), random.Random(seed), []
+    while match.turn is not None:
+        if len(match.plays[-1]) % every == 0:
+            views.append(match.view(match.turn))
+        match.play(rng.choice(match.legal_plays()))
+    return views
+
+
+@pytest.mark.parametrize("preset", ["greek", "pisti", "partnership"])
+def test_a_choice_depends_on_the_view_only(preset: str) -> None:
+    """Two matches whose hidden cards differ but whose views agree get the same choices."""
+    rules = Rules.preset(preset)
+    bots = [make_agent("expert"), MasterAgent(seed=4, iterations=6)]
+    for view in _views(rules, seed=2, every=9):
+        sampler = Sampler(view)
+        other = Match(rules, deal=sampler.deal(sampler.sample(random.Random(1))))
+        for play in view.plays:
+            other.play(play.card)
+        twin = other.view(view.seat)
+        assert twin == view
+        for bot in bots:
+            assert bot.choose(twin) == bot.choose(view)
+
+
+def test_the_same_seed_gives_the_same_choice_and_hint() -> None:
+    rules = Rules.preset("greek")
+    for view in _views(rules, seed=8, every=7):
+        first = MasterAgent(seed=11, iterations=10)
+        again = MasterAgent(seed=11, iterations=10)
+        assert first.evaluate(view) == again.evaluate(view)
+        assert first.choose(view) == again.choose(view)
+        assert hint(view, iterations=10, seed=3) == hint(view, iterations=10, seed=3)
+
+
+def test_master_refuses_a_bad_budget() -> None:
+    with pytest.raises(ValueError, match="iterations must be at least 1"):
+        MasterAgent(iterations=0)
+    with pytest.raises(ValueError, match="time_ms must be positive"):
+        MasterAgent(time_ms=-5)
+
+
+def test_hint_ranks_every_legal_play_and_refuses_out_of_turn() -> None:
+    match = Match(seed=21)
+    view = match.view(match.turn or 0)
+    ranked = hint(view, iterations=12)
+    assert sorted(card for card, _ in ranked) == sorted(view.legal_plays())
+    assert next(card for card, _ in ranked) == MasterAgent(seed=0, iterations=12).choose(view)
+    with pytest.raises(ValueError, match="not seat"):
+        hint(match.view(1 - view.seat))
+
+
+def _brute_force(sim: RoundSim, side: int) -> float:
+    if sim.left == 0:
+        return relative(sim.final_points(), side)
+    values = []
+    for card in set(sim.hands[sim.turn]):
+        child = sim.copy()
+        child.play(card)
+        values.append(_brute_force(child, side))
+    return max(values) if sim.r.side_of[sim.turn] == side else min(values)
+
+
+@pytest.mark.parametrize(("preset", "plies"), [("greek", 8), ("pisti", 7), ("classic", 8),
+                                               ("three-player", 7), ("partnership", 7),
+                                               ("children", 8)])
+def test_the_endgame_solver_agrees_with_brute_force_minimax(preset: str, plies: int) -> None:
+    rules = Rules.preset(preset, jacks_table_bonus=10) if preset == "classic" else Rules.preset(preset)
+    sim_rules = SimRules(rules)
+    for seed in range(6):
+        match = Match(rules, seed=seed)
+        deal = match.deals[0]
+        sim = RoundSim(sim_rules, hands=deal.hands[0], future=deal.hands[1:], centre=deal.centre,
+                       turn=match.turn or 0, left=rules.deck_size - rules.centre_size)
+        rng = random.Random(seed)
+        while sim.left > plies:
+            sim.play(rng.choice(sim.hands[sim.turn]))
+        side = sim_rules.side_of[sim.turn]
+        values = solve(sim, side)
+        assert values
+        for card, value in values.items():
+            child = sim.copy()
+            child.play(card)
+            assert value == pytest.approx(_brute_force(child, side))
+
+
+def test_a_hint_in_a_known_endgame_is_the_exact_value() -> None:
+    """Two players, stock empty: the view determines the opponent's hand, so the hint is exact."""
+    rules = Rules.preset("greek")
+    match, rng = Match(rules, seed=5), random.Random(5)
+    while len(match.plays[-1]) < 42:
+        match.play(rng.choice(match.legal_plays()))
+    view = match.view(match.turn or 0)
+    sampler = Sampler(view)
+    sim = sampler.sim(sampler.sample(random.Random(0)))
+    assert [sorted(hand) for hand in sim.hands] == [sorted(match.view(s).hand) for s in (0, 1)]
+    for card, value in hint(view, iterations=1):
+        child = sim.copy()
+        child.play(card)
+        assert value == pytest.approx(_brute_force(child, view.side))
+
+
+def test_the_match_objective_knows_the_escalation() -> None:
+    greek = Rules.preset("greek")
+    assert match_winner(greek, (140, 100), 151, (12, 3)) == 0
+    assert match_winner(greek, (140, 140), 151, (12, 13)) is None  # both reach: 251
+    assert match_winner(greek, (240, 140), 151, (15, 12)) == 0  # 255 ≥ 251 alone
+    pisti = Rules.preset("pisti")
+    assert match_winner(pisti, (140, 140), 151, (12, 13)) == 1  # the higher total wins
+    assert match_winner(pisti, (140, 140), 151, (12, 12)) is None
+
+
+def _duplicate_mean(preset: str, pair: list[str], deals: int, **options: int) -> tuple[float, float]:
+    rules = Rules.preset(preset)
+    agents = [make_agent(name, seed=1, **(options if name == "master" else {})) for name in pair]
+    diffs = [duplicate_round(rules, bench_deal(rules, seed="test", index=i), agents) for i in range(deals)]
+    return statistics.mean(diffs), statistics.stdev(diffs) / deals**0.5
+
+
+def test_expert_beats_greedy_on_duplicate_deals() -> None:
+    for preset in ("greek", "pisti"):
+        mean, error = _duplicate_mean(preset, ["expert", "greedy"], 120)
+        assert mean - 3 * error > 0, (preset, mean, error)
+
+
+@pytest.mark.slow
+def test_master_beats_expert_on_duplicate_deals() -> None:
+    mean, error = _duplicate_mean("greek", ["master", "expert"], 40, iterations=16)
+    assert mean - 2 * error > 0, (mean, error)

@@ -1,0 +1,74 @@
+"""Fixtures for the server's tests: databases (SQLite files; PostgreSQL when
+KSERI_TEST_POSTGRES_URL is set) and running servers."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from serverkit import Server
+
+POSTGRES_ENV = "KSERI_TEST_POSTGRES_URL"
+
+
+def _postgres_url() -> str | None:
+    url = os.environ.get(POSTGRES_ENV)
+    if not url and os.environ.get("CI") == "true":
+        pytest.fail(f"CI must test PostgreSQL: {POSTGRES_ENV} is not set (scripts/test sets it)")
+    return url
+
+
+async def _postgres(url: str, sql: str) -> None:
+    import asyncpg
+
+    connection = await asyncpg.connect(url.replace("postgresql+asyncpg://", "postgresql://"))
+    try:
+        await connection.execute(sql)
+    finally:
+        await connection.close()
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh, empty database: an SQLite file, or a new PostgreSQL database."""
+    if request.param == "sqlite":
+        yield f"sqlite+aiosqlite:///{tmp_path / 'kseri.db'}"
+        return
+    base = _postgres_url()
+    if base is None:
+        pytest.skip(f"{POSTGRES_ENV} is not set (scripts/postgres start prints it)")
+    name = f"kseri_{secrets.token_hex(6)}"
+    asyncio.run(_postgres(base, f"CREATE DATABASE {name}"))
+    yield base.rsplit("/", 1)[0] + "/" + name
+    asyncio.run(_postgres(base, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> str:
+    """A fresh SQLite database file."""
+    return f"sqlite+aiosqlite:///{tmp_path / 'kseri.db'}"
+
+
+@pytest.fixture
+def start_server() -> Iterator[Callable[..., Server]]:
+    """Start ``kseri serve`` processes (stopped after the test)."""
+    started: list[Server] = []
+
+    def start(database_url: str, **options: str) -> Server:
+        server = Server(database_url, {f"--{k.replace('_', '-')}": v for k, v in options.items()})
+        started.append(server)
+        return server.start()
+
+    yield start
+    for server in started:
+        server.stop()
+
+
+@pytest.fixture
+def server(start_server: Callable[..., Server], sqlite_url: str) -> Server:
+    """A server on a fresh SQLite file, bots playing at once."""
+    return start_server(sqlite_url)
