@@ -327,8 +327,8 @@ class _Config:
         self.marks_always = bool(rules.jacks_table_bonus or rules.two_clubs_match_bonus)
         """Whether a capture of more than one card may score a mark."""
         self.points = rules.points_table
-        self.point_cards = tuple(card for card, points in zip(ALL_CARDS, self.points, strict=False) if points)
-        """The cards that score points, in card order."""
+        self.point_cards = frozenset(card for card in ALL_CARDS[: rules.deck_size] if self.points[card])
+        """The cards that score points."""
         bonus = rules.majority_bonus
         self.majority_item = ScoreItem("majority", None, bonus) if bonus else None
         self.every_tied_side = rules.majority_tie is MajorityTie.EVERY_TIED_SIDE
@@ -777,7 +777,7 @@ class Match:
         breakdown: list[list[ScoreItem]] = []
         points: list[int] = []
         for captured, marks in zip(self._captured, self._marks, strict=True):
-            scoring = list(filter(set(captured).__contains__, cfg.point_cards))
+            scoring = sorted(cfg.point_cards.intersection(captured))
             items = list(map(card_items.__getitem__, scoring))
             total = sum(map(table.__getitem__, scoring))
             for mark in marks:
