@@ -193,3 +193,26 @@ async def test_the_winner_and_another_match(tmp_path: object) -> None:
         assert app.session is not session and app.session.view().round_index == 0
         assert app.session.record_path == record.with_name("short-again-2.json")
         assert len(app.session.view().hand) == 6 and "round 1" in screen_text(app)
+
+
+async def test_the_hint_key_shows_the_master_estimate_best_first() -> None:
+    session = new_session(seed=5)
+    app = PlayApp(session, delay=0, hint_iterations=20)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("h")
+        for _ in range(200):
+            await pilot.pause()
+            if "Hint:" in screen_text(app):
+                break
+        text = screen_text(app)
+        estimates = session.hint(20)  # the same view and seed give the same hint
+        line = next(row for row in text.splitlines() if "Hint:" in row)
+        shown = re.findall(r"(\S+) ([+-]\d+\.\d)", line)
+        assert [card for card, _ in shown] == [card.pretty() for card, _ in estimates][: len(shown)]
+        assert float(shown[0][1]) == round(estimates[0][1], 1)
+        best = session.view().hand.index(estimates[0][0])
+        assert app.query_one(f"#card-{best + 1}").has_class("hint", "cursor")
+        await pilot.press("enter")  # Enter plays the hinted card
+        await settle(pilot, app)
+        assert estimates[0][0] in [play.card for play in session.view().plays]

@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from kseri.cards import ALL_CARDS, Card
+from kseri.cards import ALL_CARDS
 from kseri.cli import app
+from kseri.engine import View
 from kseri.records import load_record, match_from_record
 from kseri.rules import Rules
 from kseri.tui.plain import PlainGame
@@ -56,25 +57,31 @@ def test_a_whole_match_is_played_scored_and_recorded(tmp_path: Path, run_kseri: 
     assert f"the match in {record} is over; replay it with: kseri show {record}" in again.stderr
 
 
-def first_hand(spec: str, seed: int) -> tuple[Card, ...]:
-    """The hand the player holds at their first turn of a match (the bots play first if due)."""
+def first_turn(spec: str, seed: int) -> View:
+    """What the player sees at their first turn of a match (the bots play first if due)."""
     session = GameSession.start(Rules.from_spec(spec), ("you", "greedy"), seed)
     while session.state == "bot":
         session.play_bot(session.choose_bot())
-    return session.view().hand
+    return session.view()
 
 
 def test_bad_input_is_explained_and_the_game_goes_on(run_kseri: Run, kseri_env: dict[str, str]) -> None:
-    hand = first_hand("greek,target=51", 3)
+    view = first_turn("greek,target=51", 3)
+    hand = view.hand
     absent = next(card for card in ALL_CARDS if card not in hand)
     named = str(hand[2]).lower()  # e.g. "td" for the 10♦
-    answers = ["xx", "9", "", "zz9", "m", str(absent), named]
+    answers = ["xx", "9", "", "zz9", "m", "h", str(absent), named]
     done = run_kseri(["play", "--plain", *FAST], "\n".join(answers) + "\n")
     out = done.stdout
     assert "Not played: 'xx' is not a card: ranks are 2-10, T, J, Q, K, A" in out
     assert "There is no card 9: your hand has 6 (1-6)." in out
     assert "Please choose a card" in out
-    assert "Seen this round (4 cards):" in out  # the memory aid: the centre as dealt
+    seen = len(view.centre_dealt) + len(view.plays)  # the memory aid: the centre as dealt and the plays
+    assert f"Seen this round ({seen} cards):" in out
+    hint = re.search(r"Hint, best first \(points the master expects for your side over the others\): (.*)",
+                     out)
+    assert hint
+    assert sorted(re.findall(r"(\S+) [+-]\d+\.\d", hint.group(1))) == sorted(c.pretty() for c in hand)
     assert f"Not played: {absent.pretty()} is not in your hand ({' '.join(c.pretty() for c in hand)})" in out
     assert f"You play {hand[2].pretty()} on " in out
     # End of input quits and saves the unfinished game in the data folder.

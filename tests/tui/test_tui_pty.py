@@ -41,23 +41,23 @@ def test_a_hang_up_saves_the_match_in_the_data_folder(kseri_env: dict[str, str])
     screen = bytearray()
     try:
         read_until(master, b"Your turn", screen)
-        screen.clear()
         os.write(master, b"1")
-        read_until(master, b"Greedy plays", screen)
-        read_until(master, b"Your turn", screen)
-        game.send_signal(signal.SIGHUP)
-        game.wait(timeout=30)
+        read_until(master, b"You play", screen)
     finally:
-        if game.poll() is None:
-            game.kill()
-        os.close(master)
+        os.close(master)  # the terminal goes away, and its process is told so
+        game.send_signal(signal.SIGHUP)
+        try:
+            game.wait(timeout=30)
+        finally:
+            if game.poll() is None:
+                game.kill()
+    assert game.returncode == 0  # it left by itself, having saved
     saved = list((Path(kseri_env["XDG_DATA_HOME"]) / "kseri" / "games").glob("*.json"))
     assert len(saved) == 1
     record = load_record(saved[0])
     assert record["complete"] is False and record["names"] == ["you", "greedy"]
     match = match_from_record(record)
-    assert [play.seat for play in match.plays[0]][:2] in ([0, 1], [1, 0])
-    assert len(match.plays[0]) >= 2
+    assert 0 in {play.seat for play in match.plays[0]}  # our play is in it
 
 
 def test_quitting_with_q_prints_where_the_game_is_saved(tmp_path: Path, kseri_env: dict[str, str]) -> None:

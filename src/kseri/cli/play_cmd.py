@@ -14,7 +14,8 @@ from kseri.agents import AGENTS
 from kseri.cli import app
 from kseri.rules import Rules, RulesError
 
-DEFAULT_LEVEL = "expert" if "expert" in AGENTS else "greedy"
+DEFAULT_LEVEL = "expert"
+"""The bots' level when ``--level`` is not given: strong, and quick to answer."""
 
 
 def full_screen_possible(plain: bool) -> bool:

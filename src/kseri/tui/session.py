@@ -32,8 +32,7 @@ from typing import Any, Literal
 
 import platformdirs
 
-import kseri.agents
-from kseri.agents import AGENTS, Agent, make_agent
+from kseri.agents import AGENTS, Agent, hint, make_agent
 from kseri.cards import Card, CardError
 from kseri.engine import IllegalPlayError, Mark, Match, Phase, View
 from kseri.records import load_record, match_from_record, record_from_match, save_record
@@ -284,15 +283,8 @@ class GameSession:
         view = self.view()
         if view.turn != self.human:
             raise SessionError("hints are for your turn")
-        master_hint = getattr(kseri.agents, "hint", None)
-        if master_hint is None:
-            raise SessionError("hints need the master bot (kseri.agents.hint), not in this version yet")
         seed = random.Random(f"{self.seed}:hint:{view.round_index}:{len(view.plays)}").getrandbits(32)
-        options: dict[str, Any] = {"seed": seed}
-        if iterations is not None:
-            options["iterations"] = iterations
-        result: list[tuple[Card, float]] = master_hint(view, **options)
-        return result
+        return hint(view, iterations=iterations, seed=seed)
 
     # -- records and signals -----------------------------------------------------------------
 
