@@ -49,7 +49,7 @@ Screen { layout: vertical; }
 #memory, #recent { height: auto; max-height: 100%; border: round $panel-lighten-2; padding: 0 1; }
 #side.remembering #recent, #memory { display: none; }
 #side.remembering #memory { display: block; }
-#status { height: 1; padding: 0 1; background: $boost; }
+#status { height: auto; max-height: 2; padding: 0 1; background: $boost; }
 #status.yours { background: $accent 30%; text-style: bold; }
 #bottom { height: 5; }
 #hand { width: auto; height: 5; padding: 0 1; }
@@ -404,7 +404,8 @@ class PlayApp(App[str | None]):
             return
         best = estimates[0][0]
         self.hint_card = self.cursor = view.hand.index(best)
-        line = Text("Hint: ", style="bold")
+        line = Text("Hint", style="bold")
+        line.append(" (round points the master expects, against the others): ")
         for position, (card, value) in enumerate(estimates):
             if position:
                 line.append(" · ")
