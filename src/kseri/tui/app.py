@@ -26,6 +26,7 @@ from kseri.tui.session import GameSession, PlayEvent, SessionError
 from kseri.tui.text import (
     card_text,
     describe_play,
+    does,
     kseri_count,
     marks_summary,
     memory_lines,
@@ -239,7 +240,7 @@ class PlayApp(App[str | None]):
 
     def _log_deal(self, view: View) -> None:
         dealer = self.session.names[view.dealer]
-        self._note(Text(f"Round {view.round_index + 1}: {dealer} deals.", style="bold"))
+        self._note(Text(f"Round {view.round_index + 1}: {does(dealer, 'deal')}.", style="bold"))
         self._note(Text.assemble("Centre: ", cards_text(centre_cards(view))))
 
     def _note(self, line: Text) -> None:

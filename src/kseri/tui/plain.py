@@ -11,7 +11,15 @@ from typing import TextIO
 from kseri.cards import Card
 from kseri.engine import View
 from kseri.tui.session import GameSession, Interrupted, PlayEvent, SessionError
-from kseri.tui.text import breakdown_sentence, describe_play, marks_summary, memory_lines, plural, standings
+from kseri.tui.text import (
+    breakdown_sentence,
+    describe_play,
+    does,
+    marks_summary,
+    memory_lines,
+    plural,
+    standings,
+)
 
 HELP = "a number (1-{n}) or a card like 10d, h hint, m memory, s save, q quit and save"
 PROMPT = "Your turn (1-{n}, a card, h, m, s, q): "
@@ -79,8 +87,7 @@ class PlainGame:
                 return False
             session.next_round()
             view = session.view()
-            self.say(f"Round {view.round_index + 1}: {session.names[view.dealer]} deal"
-                     f"{'' if view.dealer == session.human else 's'}.")
+            self.say(f"Round {view.round_index + 1}: {does(session.names[view.dealer], 'deal')}.")
         else:
             return self._match_over()
         return True

@@ -12,7 +12,7 @@ from kseri.engine import Match, View
 from kseri.records import load_record, match_from_record
 from kseri.rules import Rules
 from kseri.tui.session import HUMAN, PlayEvent, seat_names
-from kseri.tui.text import breakdown_sentence, describe_play, standings
+from kseri.tui.text import breakdown_sentence, describe_play, does, standings
 
 
 class ReplayError(ValueError):
@@ -77,7 +77,7 @@ def replay_steps(path: Path) -> Replay:
     for index, (deal, plays) in enumerate(zip(final.deals, final.plays, strict=True)):
         if index:
             match.next_round(deal=deal)
-        steps.append(_snapshot(match, f"Round {index + 1}: {names[deal.dealer]} deals.", None))
+        steps.append(_snapshot(match, f"Round {index + 1}: {does(names[deal.dealer], 'deal')}.", None))
         for play in plays:
             seat = play.seat
             top = match.view(seat).centre_top
