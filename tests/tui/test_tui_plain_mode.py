@@ -124,7 +124,8 @@ def test_an_interrupted_game_resumes_where_it_stopped(
     before = match_from_record(saved)
     hand_size = len(before.view(0).hand)
 
-    resumed = run_kseri(["play", "--plain", "--resume", str(record)], "1\n" * 600)
+    # Without --plain: standard input is a pipe, so the plain mode is chosen by itself.
+    resumed = run_kseri(["play", "--resume", str(record)], "1\n" * 600)
     assert resumed.returncode == 0, resumed.stderr
     first_hand = re.search(r"Your hand: (.*)", resumed.stdout)
     assert first_hand and first_hand.group(1).count(")") == hand_size

@@ -60,7 +60,7 @@ def test_a_hang_up_saves_the_match_in_the_data_folder(kseri_env: dict[str, str])
     assert 0 in {play.seat for play in match.plays[0]}  # our play is in it
 
 
-def test_quitting_with_q_prints_where_the_game_is_saved(tmp_path: Path, kseri_env: dict[str, str]) -> None:
+def test_ctrl_c_saves_and_prints_where(tmp_path: Path, kseri_env: dict[str, str]) -> None:
     record = tmp_path / "later.json"
     master, slave = os.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
@@ -74,7 +74,7 @@ def test_quitting_with_q_prints_where_the_game_is_saved(tmp_path: Path, kseri_en
     screen = bytearray()
     try:
         read_until(master, b"Your turn", screen)
-        os.write(master, b"q")
+        os.write(master, b"\x03")  # Ctrl-C
         read_until(master, b"Resume it with: kseri play --resume", screen)
         assert game.wait(timeout=30) == 0
     finally:
@@ -83,3 +83,23 @@ def test_quitting_with_q_prints_where_the_game_is_saved(tmp_path: Path, kseri_en
         os.close(master)
     assert f"Game saved: {record}".encode() in screen
     assert load_record(record)["complete"] is False
+
+
+def test_a_dumb_terminal_gets_the_plain_mode(kseri_env: dict[str, str]) -> None:
+    master, slave = os.openpty()
+    game = subprocess.Popen(
+        [sys.executable, "-m", "kseri", "play", "--seed", "4", "--level", "random"],
+        stdin=slave, stdout=slave, stderr=slave, env=kseri_env | {"TERM": "dumb"}, start_new_session=True,
+    )
+    os.close(slave)
+    screen = bytearray()
+    try:
+        read_until(master, b"Your turn (1-6, a card, h, m, s, q): ", screen)
+        os.write(master, b"q\n")
+        read_until(master, b"Resume it with: kseri play --resume", screen)
+        assert game.wait(timeout=30) == 0
+    finally:
+        if game.poll() is None:
+            game.kill()
+        os.close(master)
+    assert b"\x1b[" not in screen  # no escape sequences: plain text only

@@ -169,7 +169,10 @@ class PlayApp(App[str | None]):
     def _start_match(self) -> None:
         session = self.session
         self._recent.clear()
-        self._log_deal(session.view())
+        view = session.view()
+        self._log_deal(view)
+        if view.plays:
+            self._note(Text(f"Resumed after {plural(len(view.plays), 'play')}.", style="dim"))
         self._advance()
 
     # -- drawing -----------------------------------------------------------------------------
@@ -241,7 +244,8 @@ class PlayApp(App[str | None]):
     def _log_deal(self, view: View) -> None:
         dealer = self.session.names[view.dealer]
         self._note(Text(f"Round {view.round_index + 1}: {does(dealer, 'deal')}.", style="bold"))
-        self._note(Text.assemble("Centre: ", cards_text(centre_cards(view))))
+        pile = centre_cards(view)
+        self._note(Text.assemble("Centre: ", cards_text(pile) if pile else Text("empty", style="dim")))
 
     def _note(self, line: Text) -> None:
         """Add a line to the last plays (only the last few stay: players remember, not look)."""

@@ -68,6 +68,11 @@ class PlainGame:
         seats = ", ".join(f"{name} (seat {seat})" for seat, name in enumerate(session.names))
         self.say(f"kseri: {session.rules.name} rules, {seats}; match seed {session.seed}")
         self.say(f"Type {HELP.format(n=session.rules.batch_size)}.")
+        view = session.view()
+        if view.plays or view.round_index:
+            self.say(f"Resumed in round {view.round_index + 1}, after {plural(len(view.plays), 'play')}.")
+        if session.state == "round-over":
+            self._round_table(view)
 
     def _step(self) -> bool:
         """Advance by one event; ``False`` when the player is done."""
