@@ -128,7 +128,7 @@ async def test_quitting_saves_the_unfinished_match(tmp_path: object) -> None:
         await settle(pilot, app)
         await pilot.press("1")
         await settle(pilot, app)
-        await pilot.press("q")
+        await pilot.press("ctrl+q")  # Textual's own quit key saves too
     assert app.return_value == f"Game saved: {record}\nResume it with: kseri play --resume {record}"
     resumed = GameSession.resume(record)
     assert resumed.view() == session.view()

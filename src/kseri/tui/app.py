@@ -98,6 +98,7 @@ class PlayApp(App[str | None]):
 
     TITLE = "kseri"
     CSS = APP_CSS
+    ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
         *(Binding(str(n), f"play_number({n})", f"Play card {n}", show=False) for n in range(1, 10)),
         Binding("left", "move(-1)", "Previous card", show=False),
@@ -428,6 +429,10 @@ class PlayApp(App[str | None]):
         """Save an unfinished match and leave."""
         self.exit(self._farewell())
 
+    async def action_quit(self) -> None:
+        """Textual's own quit (Ctrl-Q) saves too."""
+        self.action_quit_game()
+
     def _hang_up(self) -> None:
         self.exit(self._farewell())
 
@@ -443,6 +448,7 @@ class ReplayApp(App[None]):
     """Step through a finished match, every hand shown."""
 
     TITLE = "kseri show"
+    ENABLE_COMMAND_PALETTE = False
     CSS = """
     #topbar { height: 1; background: $primary-darken-1; padding: 0 1; }
     #scroll { height: 1fr; }
