@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 import re
 import signal
 import subprocess
@@ -17,11 +18,11 @@ from typer.testing import CliRunner
 
 from kseri.cards import ALL_CARDS
 from kseri.cli import app
-from kseri.engine import View
-from kseri.records import load_record, match_from_record
+from kseri.engine import Match, View, random_round
+from kseri.records import append_record, load_record, match_from_record, record_from_match
 from kseri.rules import Rules
 from kseri.tui.plain import PlainGame
-from kseri.tui.replay import ReplayError, replay_steps
+from kseri.tui.replay import ReplayError, print_replay, replay_steps
 from kseri.tui.session import GameSession
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
@@ -171,3 +172,23 @@ def test_partners_and_three_players_play_whole_matches(tmp_path: Path) -> None:
     text = play_plain(three, "1\n" * 800)
     assert "Cards in hand: Random 4, Random 2 4." in text
     assert three.state == "match-over" and "the match, " in text
+
+
+def test_show_picks_one_match_of_a_records_file(tmp_path: Path) -> None:
+    path = tmp_path / "many.jsonl"
+    winners = []
+    for seed in (1, 2):
+        match, rng = Match(Rules.from_spec("greek,target=40"), seed=seed), random.Random(seed)
+        while True:
+            random_round(match, rng)
+            if match.is_over():
+                break
+            match.next_round()
+        winners.append(match.winner)
+        append_record(path, record_from_match(match))
+    out = io.StringIO()
+    print_replay(replay_steps(path, 2), out)
+    text = out.getvalue()
+    assert text.startswith("Round 1: Seat ") and f"Seat {(winners[1] or 0) + 1} won the match." in text
+    with pytest.raises(ReplayError, match="holds 2 record\\(s\\); choose one with --number 1 to 2"):
+        replay_steps(path, 3)
