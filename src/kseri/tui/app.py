@@ -402,7 +402,7 @@ class PlayApp(App[str | None]):
         session = self.session
         view = session.view()
         try:
-            estimates = await asyncio.to_thread(session.hint, self.hint_iterations)
+            estimates = await asyncio.to_thread(session.hint, self.hint_iterations, view)
         except SessionError as error:
             self._status(f"No hint: {error}", yours=True)
             return

@@ -220,7 +220,8 @@ class GameSession:
         return self._apply(chosen)
 
     def choose_bot(self, view: View | None = None) -> Card:
-        """The card the bot to play picks from its own view (safe to call in a worker thread)."""
+        """The card the bot to play picks from its own view (given a view taken beforehand, safe to
+        call in a worker thread)."""
         if view is None:
             view = self.bot_view()
         return self._agents[view.seat].choose(view)
@@ -278,9 +279,13 @@ class GameSession:
             path = path.with_name(f"{stem or path.stem}-again-{count}{path.suffix}")
         return GameSession.start(self.rules, self.specs, record_path=path)
 
-    def hint(self, iterations: int | None = None) -> list[tuple[Card, float]]:
-        """The master bot's estimate of each legal play, best first (may take a second)."""
-        view = self.view()
+    def hint(self, iterations: int | None = None, view: View | None = None) -> list[tuple[Card, float]]:
+        """The master bot's estimate of each legal play, best first (a fraction of a second).
+
+        Pass the human's ``view`` taken beforehand to think in a worker thread.
+        """
+        if view is None:
+            view = self.view()
         if view.turn != self.human:
             raise SessionError("hints are for your turn")
         seed = random.Random(f"{self.seed}:hint:{view.round_index}:{len(view.plays)}").getrandbits(32)
