@@ -186,7 +186,7 @@ async def test_the_winner_and_another_match(tmp_path: object) -> None:
         assert session.state == "match-over" and view.winner is not None
         text = screen_text(app)
         assert ("You win the match!" if view.winner == 0 else "Greedy wins the match!") in text
-        assert "Play again? y / n" in text and "Record saved: " in text
+        assert "Play again? y / N" in text and "Record saved: " in text
         assert load_record(record)["complete"] is True
         await pilot.press("y")
         await settle(pilot, app)

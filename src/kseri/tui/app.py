@@ -66,10 +66,10 @@ class RoundOver(ModalScreen[bool]):
     """The score table after a round; Enter goes on. After the last round: play again?"""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter,space", "go_on", "Go on"),
+        Binding("enter,space,escape", "go_on", "Go on"),
         Binding("y", "answer(True)", "Yes", show=False),
-        Binding("n,escape", "answer(False)", "No", show=False),
-        Binding("q", "answer(False)", "Quit"),
+        Binding("n", "answer(False)", "No", show=False),
+        Binding("q", "leave", "Quit"),
     ]
 
     def __init__(self, heading: Text, table: Table, prompt: str, *, final: bool) -> None:
@@ -86,10 +86,17 @@ class RoundOver(ModalScreen[bool]):
             yield Static(self.prompt, id="dialog-prompt")
 
     def action_go_on(self) -> None:
+        """Next round; after the last one, the default answer: no more."""
         self.dismiss(not self.final)
 
     def action_answer(self, answer: bool) -> None:
-        self.dismiss(answer)
+        """Play again or not (after the last round; before it, only yes goes on)."""
+        if self.final or answer:
+            self.dismiss(answer)
+
+    def action_leave(self) -> None:
+        """Save (if the match goes on) and quit."""
+        self.dismiss(False)
 
 
 class PlayApp(App[str | None]):
@@ -156,7 +163,7 @@ class PlayApp(App[str | None]):
         for signum in (getattr(signal, "SIGHUP", None), signal.SIGTERM):
             if signum is not None:
                 try:
-                    loop.add_signal_handler(signum, self._hang_up)
+                    loop.add_signal_handler(signum, self.action_quit_game)  # a hang-up saves too
                 except (NotImplementedError, RuntimeError):
                     continue
                 self._signals.append(signum)
@@ -313,7 +320,7 @@ class PlayApp(App[str | None]):
             won = view.winner == view.side
             heading = Text(f"{'You win' if won else sides[view.winner] + ' wins'} the match!",
                            style="bold green" if won else "bold")
-            prompt = "Play again? y / n"
+            prompt = "Play again? y / N"
             if session.record_path is not None:
                 prompt = f"Record saved: {session.record_path}\n{prompt}"
         else:
@@ -432,9 +439,6 @@ class PlayApp(App[str | None]):
     async def action_quit(self) -> None:
         """Textual's own quit (Ctrl-Q) saves too."""
         self.action_quit_game()
-
-    def _hang_up(self) -> None:
-        self.exit(self._farewell())
 
     def _farewell(self) -> str | None:
         session = self.session
