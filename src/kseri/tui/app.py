@@ -32,6 +32,7 @@ from kseri.tui.text import (
     memory_lines,
     plural,
     standings,
+    winner_sentence,
 )
 from kseri.tui.widgets import CardFace, cards_text, score_table
 
@@ -316,10 +317,8 @@ class PlayApp(App[str | None]):
         sides = session.side_names()
         table = score_table(result, view, sides)
         if view.phase is Phase.MATCH_OVER:
-            assert view.winner is not None
             won = view.winner == view.side
-            heading = Text(f"{'You win' if won else sides[view.winner] + ' wins'} the match!",
-                           style="bold green" if won else "bold")
+            heading = Text(winner_sentence(view, sides) + "!", style="bold green" if won else "bold")
             prompt = "Play again? y / N"
             if session.record_path is not None:
                 prompt = f"Record saved: {session.record_path}\n{prompt}"

@@ -19,6 +19,7 @@ from kseri.tui.text import (
     memory_lines,
     plural,
     standings,
+    winner_sentence,
 )
 
 HELP = "a number (1-{n}) or a card like 10d, h hint, m memory, s save, q quit and save"
@@ -172,9 +173,7 @@ class PlainGame:
     def _match_over(self) -> bool:
         session = self.session
         view = session.view()
-        assert view.winner is not None
-        winner = session.side_names()[view.winner]
-        self.say(f"== {winner} {'win' if view.winner == view.side else 'wins'} the match, "
+        self.say(f"== {winner_sentence(view, session.side_names())}, "
                  f"{standings(view, session.side_names())}.")
         if session.record_path is not None:
             self.say(f"The record is saved in {session.record_path}; replay it with: "

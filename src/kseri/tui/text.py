@@ -61,6 +61,14 @@ def does(who: str, verb: str) -> str:
     return f"{who} {verb if who == 'You' else verb + 's'}"
 
 
+def winner_sentence(view: View, side_names: Sequence[str]) -> str:
+    """Who won the match, from the player's side: ``You win the match``, ``Expert wins the
+    match``, ``Greedy & Expert win the match``."""
+    assert view.winner is not None, "the match is not over"
+    who = "You" if view.winner == view.side else side_names[view.winner]
+    return f"{who} {'wins' if who != 'You' and ' & ' not in who else 'win'} the match"
+
+
 def describe_play(event: PlayEvent, names: Sequence[str]) -> str:
     """One sentence for a play: who, what, on what, and what it took and scored."""
     who = names[event.seat]
