@@ -192,3 +192,32 @@ def test_show_picks_one_match_of_a_records_file(tmp_path: Path) -> None:
     assert text.startswith("Round 1: Seat ") and f"Seat {(winners[1] or 0) + 1} won the match." in text
     with pytest.raises(ReplayError, match="holds 2 record\\(s\\); choose one with --number 1 to 2"):
         replay_steps(path, 3)
+
+
+class Player(io.StringIO):
+    """Standard input that plays the first card, and says yes to one more match only."""
+
+    def __init__(self, out: io.StringIO) -> None:
+        super().__init__()
+        self.out = out
+        self.offers = 0
+
+    def readline(self, size: int | None = -1) -> str:
+        if self.out.getvalue().endswith("Play again? [y/N]: "):
+            self.offers += 1
+            return "y\n" if self.offers == 1 else "n\n"
+        return "1\n"
+
+
+def test_another_match_after_the_first(tmp_path: Path) -> None:
+    record = tmp_path / "first.json"
+    session = GameSession.start(Rules.from_spec("greek,target=30"), ("you", "greedy"), 3, record_path=record)
+    out = io.StringIO()
+    game = PlainGame(session, out=out, inp=Player(out))
+    assert game.run() == 0
+    text = out.getvalue()
+    assert text.count("Play again? [y/N]: ") == 2 and text.count("kseri: greek rules, You (seat 0)") == 2
+    again = tmp_path / "first-again-2.json"
+    assert f"The record is saved in {again}" in text
+    assert load_record(record)["complete"] and load_record(again)["complete"]
+    assert load_record(record)["seed"] != load_record(again)["seed"]

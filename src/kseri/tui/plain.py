@@ -54,15 +54,18 @@ class PlainGame:
     def run(self) -> int:
         """Play until the player quits or declines another match; the exit status."""
         self._intro()
-        with self.session.signals_interrupt():
-            try:
-                while self._step():
-                    pass
-            except (Interrupted, EOFError) as stop:
-                self.say()
-                self._save_and_tell("stopped" if isinstance(stop, EOFError) else f"interrupted ({stop})")
-                return 130 if isinstance(stop, Interrupted) else 0
-        return 0
+        while True:
+            session = self.session
+            with session.signals_interrupt():  # each match defers signals during its own plays
+                try:
+                    while self._step() and self.session is session:
+                        pass
+                except (Interrupted, EOFError) as stop:
+                    self.say()
+                    self._save_and_tell("stopped" if isinstance(stop, EOFError) else f"interrupted ({stop})")
+                    return 130 if isinstance(stop, Interrupted) else 0
+            if self.session is session:
+                return 0
 
     def _intro(self) -> None:
         session = self.session
