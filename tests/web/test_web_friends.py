@@ -52,9 +52,11 @@ def test_invite_link_and_a_round_between_two_browsers(
     for page in pages:
         expect(page.locator("#next-round")).to_be_visible()
 
-    # A third person with the link finds every seat taken and watches: no hand, the same score.
+    # A third person finds the table in the lobby and watches: no hand, the same score.
     watcher = page_errors.watch(new_context(DESKTOP).new_page())
-    watcher.goto(link)
+    open_lobby(watcher, server)
+    table_id = link.rsplit("/", 1)[1]
+    watcher.locator(f'.table-item a[href="/t/{table_id}"]').click()
     expect(watcher.locator(".spectating")).to_have_text("You are watching this table.")
     expect(watcher.locator(".hand")).to_have_count(0)
     expect(watcher.locator(".opponent")).to_have_count(2)

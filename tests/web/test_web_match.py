@@ -48,7 +48,7 @@ def test_whole_match_against_a_bot(
     page.wait_for_selector(".table-screen.my-turn")
     played = page.locator(".hand .card-button").first.get_attribute("data-card") or ""
     play_one(page, "click")
-    expect(page.locator("#announcer")).to_contain_text("You played")
+    expect(page.locator("#announcer")).to_contain_text(f"You played {spoken(played)}")
     expect(page.locator(".last-play")).not_to_be_empty()
     # The memory aid (a casual table): the card just played is struck out.
     page.click("#memory-button")
@@ -57,7 +57,8 @@ def test_whole_match_against_a_bot(
     expect(cell).to_have_class("gone")
     screenshot(page, "table")
 
-    play_until(page, ".match-end", how="click", limit_s=150)
+    cut = "olive oil and oregano"
+    did_cut = play_until(page, ".match-end", how="click", limit_s=150, cut=cut)
     end = page.locator(".match-end")
     expect(end.locator("#panel-title")).to_have_text(re.compile(r"You win the match|won the match"))
     expect(end.locator(".breakdown").first).to_contain_text("Point cards")
@@ -68,6 +69,9 @@ def test_whole_match_against_a_bot(
     expect(checks.first).to_be_visible()
     statuses = checks.evaluate_all("nodes => nodes.map(n => n.dataset.status)")
     assert statuses and set(statuses) == {"ok"}, statuses
+    cuts = end.locator(".fair-cut").all_text_contents()
+    # Our words, when this seat cut, were mixed into a deal that still checks out.
+    assert (cut in cuts) == did_cut, (cuts, did_cut)
     expect(page.locator("#rematch")).to_be_visible()
     expect(page.locator("#download-record")).to_have_attribute("href", f"/api/tables/{table_id}/record")
     totals = [int(text) for text in page.locator(".side-total strong").all_inner_texts()]
