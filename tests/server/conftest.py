@@ -68,7 +68,11 @@ def start_server() -> Iterator[Callable[..., Server]]:
         server.stop()
 
 
-@pytest.fixture
-def server(start_server: Callable[..., Server], sqlite_url: str) -> Server:
-    """A server on a fresh SQLite file, bots playing at once."""
-    return start_server(sqlite_url)
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server for the session's tests that do not stop it: a fresh SQLite file, bots
+    playing at once (each test opens its own tables)."""
+    path = tmp_path_factory.mktemp("shared-server") / "kseri.db"
+    shared = Server(f"sqlite+aiosqlite:///{path}").start()
+    yield shared
+    shared.stop()

@@ -22,7 +22,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from kseri.agents import AGENTS
 from kseri.rules import PRESET_SOURCES, PRESETS, Rules, RulesError
 from kseri.server import db
-from kseri.server.protocol import ProtocolError, parse_client_message
+from kseri.server.protocol import Hello, Play, ProtocolError, Ready, parse_client_message
 from kseri.server.room import Connection, GameTable, SeatState, hash_token
 from kseri.server.settings import ServerSettings
 
@@ -68,7 +68,7 @@ class CreateTable(_Body):
     """A preset with overrides (``greek,jack_kseri=25``) or every option as an object."""
     seats: Annotated[list[SeatSpec], Field(min_length=2, max_length=6)] | None = None
     """One entry per seat; default: every seat for people. The creator takes the first person's."""
-    clock: Annotated[int, Field(ge=5, le=3600)] | None = None
+    clock: Annotated[int, Field(ge=1, le=3600)] | None = None
     """Seconds per play (``null``: no clock)."""
     casual: bool = True
     public: bool = True
@@ -337,7 +337,7 @@ def create_app(settings: ServerSettings) -> FastAPI:
         table = await table_or_404(table_id)
         if table.state.status != "finished":
             raise ApiError(409, "not-finished", "the match is not over yet")
-        raise ApiError(409, "no-records", "this server cannot write game records yet")
+        return table.record()
 
     @app.get("/api/rules", response_model=RulesOut)
     async def rules() -> dict[str, Any]:
@@ -389,11 +389,12 @@ def create_app(settings: ServerSettings) -> FastAPI:
     return app
 
 
-async def _answer(table: GameTable, connection: Connection, message: Any, settings: ServerSettings) -> None:
-    """Check one raw WebSocket message and hand it to the table."""
+async def _answer(table: GameTable, connection: Connection, frame: Any, settings: ServerSettings) -> None:
+    """Check one raw WebSocket frame and hand its message to the table (refused messages and
+    pings, not accepted moves, spend the connection's allowance)."""
     if not connection.bucket.take():
         raise ProtocolError("throttled", f"too many messages: at most {settings.rate:g} a second")
-    text = message.get("text")
+    text = frame.get("text")
     if text is None:
         raise ProtocolError("bad-message", "send JSON text frames, not binary ones")
     if len(text.encode()) > settings.max_message:
@@ -402,4 +403,7 @@ async def _answer(table: GameTable, connection: Connection, message: Any, settin
         data = json.loads(text)
     except ValueError as error:
         raise ProtocolError("bad-json", f"not JSON: {error}") from None
-    await table.handle(connection, parse_client_message(data))
+    message = parse_client_message(data)
+    await table.handle(connection, message)
+    if isinstance(message, Hello | Play | Ready):
+        connection.bucket.refund()  # accepted moves are paced by the game itself

@@ -22,10 +22,11 @@ from typing import Any
 
 from fastapi import WebSocket
 
-from kseri.agents import Agent, make_agent
+from kseri.agents import Agent, hint, make_agent
 from kseri.cards import Card, CardError
 from kseri.engine import Deal, IllegalPlayError, Match, Phase
 from kseri.fairness import commitment, deal_seed, new_secret
+from kseri.records import record_from_match
 from kseri.rules import Rules
 from kseri.server import db
 from kseri.server.protocol import PROTOCOL, Hello, Hint, Ping, Play, ProtocolError, Ready, seat_view_json
@@ -33,8 +34,8 @@ from kseri.server.settings import ServerSettings
 
 log = logging.getLogger("kseri.server")
 
-STANDIN_LEVELS = ("master", "expert", "greedy")
-"""Who plays for an absent player: the strongest of these levels the server has."""
+STANDIN_LEVEL = "expert"
+"""Who plays for an absent player (strong, and quick enough to keep a table moving)."""
 
 
 def hash_token(token: str) -> str:
@@ -203,6 +204,10 @@ class TokenBucket:
             return False
         self.tokens -= 1
         return True
+
+    def refund(self) -> None:
+        """Give back the token of a message that turned out to be a legitimate move."""
+        self.tokens = min(self.burst, self.tokens + 1)
 
 
 class Connection:
@@ -411,8 +416,8 @@ class GameTable:
         if not connection.joined:
             raise ProtocolError("bad-message", "say hello first")
         if isinstance(message, Hint):
-            raise ProtocolError("hints-off", "hints are not available on this server yet"
-                                if self.casual else "this table does not allow hints")
+            connection.send(await self._hint(connection.seat))
+            return
         async with self.lock:
             seat = connection.seat
             if seat is None:
@@ -421,6 +426,31 @@ class GameTable:
                 await self._play_request(seat, message)
             else:
                 await self._ready(seat, message)
+
+    async def _hint(self, seat: int | None) -> dict[str, Any]:
+        """The master's value of each legal play for ``seat`` (casual tables, on its turn)."""
+        if not self.casual:
+            raise ProtocolError("hints-off", "this table does not allow hints")
+        if seat is None:
+            raise ProtocolError("not-seated", "spectators get no hints")
+        match = self.state.match
+        if match is None or match.turn is None:
+            raise ProtocolError("not-playing", "no play is due")
+        if match.turn != seat:
+            raise ProtocolError("not-your-turn", f"it is seat {match.turn}'s turn, not seat {seat}'s")
+        ranked = await asyncio.to_thread(hint, match.view(seat), seed=self.state.seq)
+        values = [{"card": str(card), "value": round(value, 3)} for card, value in ranked]
+        return {"type": "hint", "values": values, "best": values[0]["card"]}
+
+    def record(self) -> dict[str, Any]:
+        """The game record (``kseri.records``) with every revealed fairness proof."""
+        match = self.state.match
+        if match is None:
+            raise LookupError("the first round has not been dealt")
+        proofs = [{"commitment": e["commitment"], "secret": e["secret"], "cut": e["cut"]}
+                  for e in self.state.fairness()["revealed"]]
+        names = [seat.name or f"Player {index + 1}" for index, seat in enumerate(self.seats)]
+        return record_from_match(match, names=names, fairness=proofs)
 
     async def _hello(self, connection: Connection, message: Hello) -> None:
         if message.protocol != PROTOCOL:
@@ -584,8 +614,12 @@ class GameTable:
         """Store and announce where the rematch is (the caller holds :attr:`lock`)."""
         batch = db.Batch()
         batch.updates.append(db.set_table(self.id, rematch=rematch_id))
-        await self._emit("rematch", None, {"table": rematch_id}, batch)
         self.rematch = rematch_id
+        try:
+            await self._emit("rematch", None, {"table": rematch_id}, batch)
+        except ProtocolError:
+            self.rematch = None
+            raise
 
     # -- bots, stand-ins, clocks and deals -----------------------------------------------------
 
@@ -660,8 +694,8 @@ class GameTable:
 
     def _agent(self, seat: int) -> Agent:
         if seat not in self._agents:
-            level = self.seats[seat].level if self.seats[seat].kind == "bot" else standin_level()
-            self._agents[seat] = make_agent(level or "greedy", seed=secrets.randbits(32))
+            level = self.seats[seat].level if self.seats[seat].kind == "bot" else STANDIN_LEVEL
+            self._agents[seat] = make_agent(level or STANDIN_LEVEL, seed=secrets.randbits(32))
         return self._agents[seat]
 
     def start(self) -> None:
@@ -674,11 +708,4 @@ class GameTable:
             self._timer.cancel()
         for task in list(self._tasks):
             task.cancel()
-
-
-def standin_level() -> str:
-    """The level that plays for absent people."""
-    from kseri.agents import AGENTS
-
-    return next(level for level in STANDIN_LEVELS if level in AGENTS)
 
