@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 from browser_helpers import (
     DESKTOP,
@@ -45,7 +47,14 @@ def test_whole_match_against_a_bot(
     expect(page.locator(".scoreboard")).to_contain_text("Playing to 30")
     expect(page.locator("#hint-button")).to_be_visible()
 
+    # A hint (a casual table): the master's value on each card, the best outlined and announced.
     page.wait_for_selector(".table-screen.my-turn")
+    page.click("#hint-button")
+    expect(page.locator(".hand .hint-value")).to_have_count(cards.count())
+    best = page.locator(".hand .card-button.best")
+    expect(best).to_have_count(1)
+    best_card = best.get_attribute("data-card") or ""
+    expect(page.locator("#announcer")).to_contain_text(f"Hint: {spoken(best_card)} is the best play.")
     played = page.locator(".hand .card-button").first.get_attribute("data-card") or ""
     play_one(page, "click")
     expect(page.locator("#announcer")).to_contain_text(f"You played {spoken(played)}")
@@ -77,6 +86,22 @@ def test_whole_match_against_a_bot(
     totals = [int(text) for text in page.locator(".side-total strong").all_inner_texts()]
     assert max(totals) >= 30, totals
     screenshot(page, "score")
+
+    # The record: downloaded as a file, and the same JSON the replay viewer steps through.
+    with page.expect_download() as download:
+        page.click("#download-record")
+    assert download.value.suggested_filename == f"kseri-{table_id}.json"
+    record = json.loads(Path(download.value.path()).read_text())
+    assert record["format"] == "kseri-record/1" and record["complete"]
+    assert record["totals"] == totals
+    page.click("#watch-replay")
+    expect(page.locator("#replay-round option")).to_have_count(len(record["rounds"]))
+    plays = len(record["rounds"][0]["plays"])
+    expect(page.locator("#replay-counter")).to_have_text(f"0 / {plays}")
+    page.keyboard.press("End")
+    expect(page.locator("#replay-counter")).to_have_text(f"{plays} / {plays}")
+    expect(page.locator("#replay-points")).to_be_visible()
+    page.go_back()
 
     page.click("#rematch")
     page.wait_for_url(re.compile(r"/t/(?!" + re.escape(table_id) + r")[^/]+$"))
