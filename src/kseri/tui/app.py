@@ -200,6 +200,7 @@ class PlayApp(App[str | None]):
             box = self.query_one(f"#seat-{seat}", Static)
             partner = session.rules.partnerships and session.rules.side_of(seat) == view.side
             box.border_title = names[seat] + (" (partner)" if partner else "")
+            box.border_subtitle = "dealer" if seat == view.dealer else ""
             box.set_class(view.turn == seat, "turn")
             count = view.hand_sizes[seat]
             box.update(Text.assemble(("▮" * count, "blue"), f" {plural(count, 'card')}"))
