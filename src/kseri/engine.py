@@ -296,7 +296,7 @@ class _Config:
     """What a match needs from its rules, worked out once per :class:`Rules` object."""
 
     __slots__ = (
-        "batch_size", "batches", "card_items", "double_kseri", "every_tied_side", "jack_kseri",
+        "batches", "card_items", "double_kseri", "every_tied_side", "jack_kseri",
         "jacks_table_bonus", "kseri_on_last_card", "kseri_value", "last_capture_item", "majority_item",
         "marks_always", "next_seat", "no_captures", "no_kseri", "per_batch", "players", "point_cards",
         "points", "quiet_plays", "side_of", "sides", "total_plays", "two_clubs_match_bonus", "wild",
@@ -306,7 +306,6 @@ class _Config:
         self.players = rules.players
         self.sides = rules.sides
         self.side_of = tuple(rules.side_of(seat) for seat in range(rules.players))
-        self.batch_size = rules.batch_size
         self.batches = rules.batches
         self.per_batch = rules.players * rules.batch_size
         self.total_plays = self.batches * self.per_batch
