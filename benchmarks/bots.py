@@ -79,6 +79,25 @@ def strength(deals: int, master_deals: int, workers: int, options: dict[str, dic
                   flush=True)
 
 
+def _clock() -> tuple[float, float]:
+    return time.perf_counter(), time.process_time()
+
+
+def _elapsed(start: tuple[float, float]) -> tuple[float, float]:
+    wall, cpu = _clock()
+    return wall - start[0], cpu - start[1]
+
+
+def _summary(label: str, times: list[tuple[float, float]]) -> str:
+    """Median and 95th percentile of wall-clock and CPU times, in ms."""
+    parts = []
+    for name, index in (("wall", 0), ("cpu", 1)):
+        values = sorted(t[index] for t in times)
+        parts.append(f"{name} median {1000 * statistics.median(values):8.3f} p95 "
+                     f"{1000 * values[int(0.95 * len(values))]:8.3f}")
+    return f"{label:38} n={len(times):4}  " + "   ".join(parts) + "  (ms)"
+
+
 def move_times(preset: str, rounds: int, options: dict[str, dict[str, int]]) -> None:
     """Print each level's time per move (one core), playing against the level below."""
     rules = Rules.preset(preset)
@@ -86,21 +105,19 @@ def move_times(preset: str, rounds: int, options: dict[str, dict[str, int]]) -> 
     for level, opponent in below.items():
         bot = make_agent(level, seed=1, **options.get(level, {}))
         other = make_agent(opponent, seed=2)
-        times: list[float] = []
+        times: list[tuple[float, float]] = []
         for index in range(rounds):
             match = Match(rules, deal=bench_deal(rules, "times", index))
             while (seat := match.turn) is not None:
                 view = match.view(seat)
                 if seat % 2 == 0:
-                    start = time.perf_counter()
+                    start = _clock()
                     card = bot.choose(view)
-                    times.append(time.perf_counter() - start)
+                    times.append(_elapsed(start))
                 else:
                     card = other.choose(view)
                 match.play(card)
-        times.sort()
-        print(f"{preset:8} {level:8} moves {len(times):5}  median {1000 * statistics.median(times):8.3f} ms"
-              f"  p95 {1000 * times[int(0.95 * len(times))]:8.3f} ms", flush=True)
+        print(_summary(f"{preset} {level} move", times), flush=True)
 
 
 def endgame_times(rounds: int) -> None:
@@ -109,8 +126,8 @@ def endgame_times(rounds: int) -> None:
     tactics = Tactics(rules)
     master = make_agent("master", seed=1)
     rng = random.Random(0)
-    solves: list[float] = []
-    moves: list[float] = []
+    solves: list[tuple[float, float]] = []
+    moves: list[tuple[float, float]] = []
     for index in range(rounds):
         match = Match(rules, deal=bench_deal(rules, "endgame", index))
         while len(match.plays[-1]) < 36:
@@ -121,16 +138,14 @@ def endgame_times(rounds: int) -> None:
         view = match.view(match.turn or 0)
         sampler = Sampler(view)
         sim = sampler.sim(sampler.sample(rng))
-        start = time.perf_counter()
+        start = _clock()
         solve(sim, view.side)
-        solves.append(time.perf_counter() - start)
-        start = time.perf_counter()
+        solves.append(_elapsed(start))
+        start = _clock()
         master.choose(view)
-        moves.append(time.perf_counter() - start)
-    for label, times in (("solve", solves), ("master move", moves)):
-        times.sort()
-        print(f"greek    endgame, last 12 plays, {label:12} median {1000 * statistics.median(times):7.2f} ms"
-              f"  p95 {1000 * times[int(0.95 * len(times))]:7.2f} ms  max {1000 * times[-1]:7.2f} ms")
+        moves.append(_elapsed(start))
+    print(_summary("greek endgame solve, last 12 plays", solves))
+    print(_summary("greek master move, last 12 plays", moves))
 
 
 def main() -> None:
@@ -146,7 +161,7 @@ def main() -> None:
     parser.add_argument("--skip-strength", action="store_true", help="only the timings")
     args = parser.parse_args()
     options = {"master": {"iterations": args.iterations}} if args.iterations else {}
-    print("== move times (one core) ==")
+    print("== move times, one process (wall clock, and CPU time which load on the machine spares) ==")
     for preset in ("greek", "pisti"):
         move_times(preset, args.time_rounds, options)
     endgame_times(max(20, args.time_rounds * 4))

@@ -110,3 +110,12 @@ def test_the_dealer_receives_the_stock_bottom_last(preset: str) -> None:
     for seed in range(8):
         deal = Match(rules, seed=seed).deals[0]
         assert deal.hands[-1][deal.dealer][-1] == deal.shown
+
+
+def test_the_sampler_refuses_a_view_with_no_play_due() -> None:
+    match = Match(seed=1)
+    random_round = random.Random(1)
+    while match.turn is not None:
+        match.play(random_round.choice(match.legal_plays()))
+    with pytest.raises(ValueError, match="no play is due"):
+        Sampler(match.view(0))

@@ -87,11 +87,13 @@ async def test_mouse_arrows_memory_and_turns() -> None:
         hand = session.view().hand
         await pilot.click("#card-2")
         await settle(pilot, app)
-        assert session.view().plays[-2 if session.view().plays[-1].seat != 0 else -1].card == hand[1]
+        ours = [play.card for play in session.view().plays if play.seat == session.human]
+        assert ours[-1] == hand[1]
         hand = session.view().hand
         await pilot.press("right", "right", "enter")
         await settle(pilot, app)
-        assert hand[2] in [p.card for p in session.view().plays if p.seat == session.human]
+        ours = [play.card for play in session.view().plays if play.seat == session.human]
+        assert ours[-1] == hand[2]  # two steps right of the first card
         assert "Memory aid" not in screen_text(app) and "Last plays" in screen_text(app)
         await pilot.press("m")
         text = screen_text(app)
@@ -128,7 +130,7 @@ async def test_quitting_saves_the_unfinished_match(tmp_path: object) -> None:
         await settle(pilot, app)
         await pilot.press("1")
         await settle(pilot, app)
-        await pilot.press("q")
+        await pilot.press("ctrl+q")  # Textual's own quit key saves too
     assert app.return_value == f"Game saved: {record}\nResume it with: kseri play --resume {record}"
     resumed = GameSession.resume(record)
     assert resumed.view() == session.view()
@@ -186,10 +188,33 @@ async def test_the_winner_and_another_match(tmp_path: object) -> None:
         assert session.state == "match-over" and view.winner is not None
         text = screen_text(app)
         assert ("You win the match!" if view.winner == 0 else "Greedy wins the match!") in text
-        assert "Play again? y / n" in text and "Record saved: " in text
+        assert "Play again? y / N" in text and "Record saved: " in text
         assert load_record(record)["complete"] is True
         await pilot.press("y")
         await settle(pilot, app)
         assert app.session is not session and app.session.view().round_index == 0
         assert app.session.record_path == record.with_name("short-again-2.json")
         assert len(app.session.view().hand) == 6 and "round 1" in screen_text(app)
+
+
+async def test_the_hint_key_shows_the_master_estimate_best_first() -> None:
+    session = new_session(seed=5)
+    app = PlayApp(session, delay=0, hint_iterations=20)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("h")
+        for _ in range(200):
+            await pilot.pause()
+            if "Hint (" in screen_text(app):
+                break
+        text = screen_text(app)
+        estimates = session.hint(20)  # the same view and seed give the same hint
+        start = text.index("Hint (")
+        shown = re.findall(r"(\S+) ([+-]\d+\.\d)", text[start: start + 300])
+        assert [card for card, _ in shown] == [card.pretty() for card, _ in estimates][: len(shown)]
+        assert float(shown[0][1]) == round(estimates[0][1], 1)
+        best = session.view().hand.index(estimates[0][0])
+        assert app.query_one(f"#card-{best + 1}").has_class("hint", "cursor")
+        await pilot.press("enter")  # Enter plays the hinted card
+        await settle(pilot, app)
+        assert estimates[0][0] in [play.card for play in session.view().plays]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 import re
 import signal
 import subprocess
@@ -15,12 +16,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from kseri.cards import ALL_CARDS, Card
+from kseri.cards import ALL_CARDS
 from kseri.cli import app
-from kseri.records import load_record, match_from_record
+from kseri.engine import Match, View, random_round
+from kseri.records import append_record, load_record, match_from_record, record_from_match
 from kseri.rules import Rules
 from kseri.tui.plain import PlainGame
-from kseri.tui.replay import ReplayError, replay_steps
+from kseri.tui.replay import ReplayError, print_replay, replay_steps
 from kseri.tui.session import GameSession
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
@@ -56,25 +58,31 @@ def test_a_whole_match_is_played_scored_and_recorded(tmp_path: Path, run_kseri: 
     assert f"the match in {record} is over; replay it with: kseri show {record}" in again.stderr
 
 
-def first_hand(spec: str, seed: int) -> tuple[Card, ...]:
-    """The hand the player holds at their first turn of a match (the bots play first if due)."""
+def first_turn(spec: str, seed: int) -> View:
+    """What the player sees at their first turn of a match (the bots play first if due)."""
     session = GameSession.start(Rules.from_spec(spec), ("you", "greedy"), seed)
     while session.state == "bot":
         session.play_bot(session.choose_bot())
-    return session.view().hand
+    return session.view()
 
 
 def test_bad_input_is_explained_and_the_game_goes_on(run_kseri: Run, kseri_env: dict[str, str]) -> None:
-    hand = first_hand("greek,target=51", 3)
+    view = first_turn("greek,target=51", 3)
+    hand = view.hand
     absent = next(card for card in ALL_CARDS if card not in hand)
     named = str(hand[2]).lower()  # e.g. "td" for the 10♦
-    answers = ["xx", "9", "", "zz9", "m", str(absent), named]
+    answers = ["xx", "9", "", "zz9", "m", "h", str(absent), named]
     done = run_kseri(["play", "--plain", *FAST], "\n".join(answers) + "\n")
     out = done.stdout
     assert "Not played: 'xx' is not a card: ranks are 2-10, T, J, Q, K, A" in out
     assert "There is no card 9: your hand has 6 (1-6)." in out
     assert "Please choose a card" in out
-    assert "Seen this round (4 cards):" in out  # the memory aid: the centre as dealt
+    seen = len(view.centre_dealt) + len(view.plays)  # the memory aid: the centre as dealt and the plays
+    assert f"Seen this round ({seen} cards):" in out
+    hint = re.search(r"Hint, best first \(points the master expects for your side over the others\): (.*)",
+                     out)
+    assert hint
+    assert sorted(re.findall(r"(\S+) [+-]\d+\.\d", hint.group(1))) == sorted(c.pretty() for c in hand)
     assert f"Not played: {absent.pretty()} is not in your hand ({' '.join(c.pretty() for c in hand)})" in out
     assert f"You play {hand[2].pretty()} on " in out
     # End of input quits and saves the unfinished game in the data folder.
@@ -117,7 +125,8 @@ def test_an_interrupted_game_resumes_where_it_stopped(
     before = match_from_record(saved)
     hand_size = len(before.view(0).hand)
 
-    resumed = run_kseri(["play", "--plain", "--resume", str(record)], "1\n" * 600)
+    # Without --plain: standard input is a pipe, so the plain mode is chosen by itself.
+    resumed = run_kseri(["play", "--resume", str(record)], "1\n" * 600)
     assert resumed.returncode == 0, resumed.stderr
     first_hand = re.search(r"Your hand: (.*)", resumed.stdout)
     assert first_hand and first_hand.group(1).count(")") == hand_size
@@ -163,3 +172,52 @@ def test_partners_and_three_players_play_whole_matches(tmp_path: Path) -> None:
     text = play_plain(three, "1\n" * 800)
     assert "Cards in hand: Random 4, Random 2 4." in text
     assert three.state == "match-over" and "the match, " in text
+
+
+def test_show_picks_one_match_of_a_records_file(tmp_path: Path) -> None:
+    path = tmp_path / "many.jsonl"
+    winners = []
+    for seed in (1, 2):
+        match, rng = Match(Rules.from_spec("greek,target=40"), seed=seed), random.Random(seed)
+        while True:
+            random_round(match, rng)
+            if match.is_over():
+                break
+            match.next_round()
+        winners.append(match.winner)
+        append_record(path, record_from_match(match))
+    out = io.StringIO()
+    print_replay(replay_steps(path, 2), out)
+    text = out.getvalue()
+    assert text.startswith("Round 1: Seat ") and f"Seat {(winners[1] or 0) + 1} won the match." in text
+    with pytest.raises(ReplayError, match="holds 2 record\\(s\\); choose one with --number 1 to 2"):
+        replay_steps(path, 3)
+
+
+class Player(io.StringIO):
+    """Standard input that plays the first card, and says yes to one more match only."""
+
+    def __init__(self, out: io.StringIO) -> None:
+        super().__init__()
+        self.out = out
+        self.offers = 0
+
+    def readline(self, size: int | None = -1) -> str:
+        if self.out.getvalue().endswith("Play again? [y/N]: "):
+            self.offers += 1
+            return "y\n" if self.offers == 1 else "n\n"
+        return "1\n"
+
+
+def test_another_match_after_the_first(tmp_path: Path) -> None:
+    record = tmp_path / "first.json"
+    session = GameSession.start(Rules.from_spec("greek,target=30"), ("you", "greedy"), 3, record_path=record)
+    out = io.StringIO()
+    game = PlainGame(session, out=out, inp=Player(out))
+    assert game.run() == 0
+    text = out.getvalue()
+    assert text.count("Play again? [y/N]: ") == 2 and text.count("kseri: greek rules, You (seat 0)") == 2
+    again = tmp_path / "first-again-2.json"
+    assert f"The record is saved in {again}" in text
+    assert load_record(record)["complete"] and load_record(again)["complete"]
+    assert load_record(record)["seed"] != load_record(again)["seed"]

@@ -46,12 +46,15 @@ def open_lobby(page: Page, url: str) -> None:
 
 
 def start_bot_game(page: Page, url: str, name: str = "Eleni", level: str = "greedy",
-                   target: int | None = 30) -> str:
+                   target: int | None = 30, clock: int | None = None) -> str:
     """Create a game against a bot from the lobby form; returns the table id."""
     open_lobby(page, url)
     page.fill("#player-name", name)
     page.check("#opponents-bots")
     page.check(f"#level-{level}")
+    if clock is not None:
+        page.fill("#clock", str(clock))
+        page.locator("#clock").dispatch_event("change")
     if target is not None:
         page.click(".options summary")
         page.fill("#opt-target", str(target))
@@ -100,17 +103,23 @@ def play_one(page: Page, how: str = "click") -> bool:
     return True
 
 
-def play_until(page: Page, done_selector: str, *, how: str = "click", limit_s: float = 120) -> None:
-    """Play whenever it is this page's turn and go on to the next rounds, until
-    ``done_selector`` shows."""
+def play_until(page: Page, done_selector: str, *, how: str = "click", limit_s: float = 120,
+               cut: str | None = None) -> bool:
+    """Play whenever it is this page's turn and go on to the next rounds (cutting with ``cut``
+    when this seat cuts), until ``done_selector`` shows; whether this seat cut."""
     deadline = time.monotonic() + limit_s
     done = page.locator(done_selector)
+    did_cut = False
     while not done.count():
         assert time.monotonic() < deadline, f"{done_selector} did not show in {limit_s} s"
         if page.locator("#next-round").count():
+            if cut is not None and page.locator("#cut-text").count():
+                page.fill("#cut-text", cut)
+                did_cut = True
             page.click("#next-round")
         elif not (my_turn(page) and play_one(page, how)):
             page.wait_for_timeout(50)
+    return did_cut
 
 
 def spoken(card: str) -> str:

@@ -2,15 +2,36 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 from browser_helpers import DESKTOP, ContextFactory, PageErrors, open_lobby, seq_of, wait_past
-from playwright.sync_api import expect
+from playwright.sync_api import Page, WebSocketRoute, expect
+
+
+def _count_plays(page: Page) -> list[str]:
+    """Let the page's WebSocket through, noting the cards of the plays it sends."""
+    plays: list[str] = []
+
+    def through(socket: WebSocketRoute) -> None:
+        upstream = socket.connect_to_server()
+
+        def from_page(message: str | bytes) -> None:
+            data = json.loads(message)
+            if data.get("type") == "play":
+                plays.append(data["card"])
+            upstream.send(message)
+
+        socket.on_message(from_page)
+
+    page.route_web_socket(re.compile(r"/ws/tables/"), through)
+    return plays
 
 
 def test_keyboard_only_play(
         server: str, new_context: ContextFactory, page_errors: PageErrors) -> None:
     page = page_errors.watch(new_context(DESKTOP).new_page())
+    plays = _count_plays(page)
     open_lobby(page, server)
     page.locator("#player-name").focus()
     page.keyboard.type("Keys")
@@ -51,6 +72,17 @@ def test_keyboard_only_play(
     page.wait_for_selector(".table-screen.my-turn")
     assert page.evaluate("document.activeElement.classList.contains('card-button')")
     expect(page.locator(".hand .card-button")).to_have_count(4)
+
+    # A key pressed twice before the server answers plays one card, and nothing is refused.
+    page.wait_for_selector(".table-screen.my-turn")
+    seq = seq_of(page)
+    sent = len(plays)
+    page.evaluate("""() => { for (let i = 0; i < 2; i++) {
+        document.body.dispatchEvent(new KeyboardEvent('keydown', { key: '1', bubbles: true })); } }""")
+    wait_past(page, seq)
+    page.wait_for_selector(".table-screen.my-turn")
+    assert len(plays) == sent + 1, plays
+    expect(page.locator("#notice")).to_be_empty()
 
     # Tab goes through every control of the page from the top, each with a name.
     page.locator("#language-select").focus()

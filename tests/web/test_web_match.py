@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 from browser_helpers import (
     DESKTOP,
@@ -45,10 +47,17 @@ def test_whole_match_against_a_bot(
     expect(page.locator(".scoreboard")).to_contain_text("Playing to 30")
     expect(page.locator("#hint-button")).to_be_visible()
 
+    # A hint (a casual table): the master's value on each card, the best outlined and announced.
     page.wait_for_selector(".table-screen.my-turn")
+    page.click("#hint-button")
+    expect(page.locator(".hand .hint-value")).to_have_count(cards.count())
+    best = page.locator(".hand .card-button.best")
+    expect(best).to_have_count(1)
+    best_card = best.get_attribute("data-card") or ""
+    expect(page.locator("#announcer")).to_contain_text(f"Hint: {spoken(best_card)} is the best play.")
     played = page.locator(".hand .card-button").first.get_attribute("data-card") or ""
     play_one(page, "click")
-    expect(page.locator("#announcer")).to_contain_text("You played")
+    expect(page.locator("#announcer")).to_contain_text(f"You played {spoken(played)}")
     expect(page.locator(".last-play")).not_to_be_empty()
     # The memory aid (a casual table): the card just played is struck out.
     page.click("#memory-button")
@@ -57,7 +66,8 @@ def test_whole_match_against_a_bot(
     expect(cell).to_have_class("gone")
     screenshot(page, "table")
 
-    play_until(page, ".match-end", how="click", limit_s=150)
+    cut = "olive oil and oregano"
+    did_cut = play_until(page, ".match-end", how="click", limit_s=150, cut=cut)
     end = page.locator(".match-end")
     expect(end.locator("#panel-title")).to_have_text(re.compile(r"You win the match|won the match"))
     expect(end.locator(".breakdown").first).to_contain_text("Point cards")
@@ -68,11 +78,30 @@ def test_whole_match_against_a_bot(
     expect(checks.first).to_be_visible()
     statuses = checks.evaluate_all("nodes => nodes.map(n => n.dataset.status)")
     assert statuses and set(statuses) == {"ok"}, statuses
+    cuts = end.locator(".fair-cut").all_text_contents()
+    # Our words, when this seat cut, were mixed into a deal that still checks out.
+    assert (cut in cuts) == did_cut, (cuts, did_cut)
     expect(page.locator("#rematch")).to_be_visible()
     expect(page.locator("#download-record")).to_have_attribute("href", f"/api/tables/{table_id}/record")
     totals = [int(text) for text in page.locator(".side-total strong").all_inner_texts()]
     assert max(totals) >= 30, totals
     screenshot(page, "score")
+
+    # The record: downloaded as a file, and the same JSON the replay viewer steps through.
+    with page.expect_download() as download:
+        page.click("#download-record")
+    assert download.value.suggested_filename == f"kseri-{table_id}.json"
+    record = json.loads(Path(download.value.path()).read_text())
+    assert record["format"] == "kseri-record/1" and record["complete"]
+    assert record["totals"] == totals
+    page.click("#watch-replay")
+    expect(page.locator("#replay-round option")).to_have_count(len(record["rounds"]))
+    plays = len(record["rounds"][0]["plays"])
+    expect(page.locator("#replay-counter")).to_have_text(f"0 / {plays}")
+    page.keyboard.press("End")
+    expect(page.locator("#replay-counter")).to_have_text(f"{plays} / {plays}")
+    expect(page.locator("#replay-points")).to_be_visible()
+    page.go_back()
 
     page.click("#rematch")
     page.wait_for_url(re.compile(r"/t/(?!" + re.escape(table_id) + r")[^/]+$"))

@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
-from browser_helpers import PHONE, ContextFactory, PageErrors, play_one, screenshot, start_bot_game
+import re
+
+from browser_helpers import PHONE, ContextFactory, PageErrors, open_lobby, play_one, screenshot
 from playwright.sync_api import expect
 
 
 def test_phone_viewport(server: str, new_context: ContextFactory, page_errors: PageErrors) -> None:
     page = page_errors.watch(new_context(PHONE, has_touch=True, is_mobile=True).new_page())
-    start_bot_game(page, server, target=None)
+    open_lobby(page, server)
+    # One tap from the lobby to a game: the button is on the first screen.
+    expect(page.locator("#quick-play")).to_be_in_viewport()
+    screenshot(page, "lobby-phone")
+    page.locator("#quick-play").tap()
+    page.wait_for_url(re.compile(r"/t/[^/]+$"))
     expect(page.locator(".hand .card-button")).to_have_count(6)
     page.wait_for_selector(".table-screen.my-turn")
     boxes = page.evaluate("""() => [...document.querySelectorAll('.hand .card-button')].map(n => {

@@ -12,7 +12,7 @@ from playwright.sync_api import WebSocketRoute, expect
 def test_reload_in_the_middle_of_a_round(
         server: str, new_context: ContextFactory, page_errors: PageErrors) -> None:
     page = page_errors.watch(new_context(DESKTOP).new_page())
-    start_bot_game(page, server, target=None)
+    start_bot_game(page, server, target=None, clock=300)
     for _ in range(3):
         page.wait_for_selector(".table-screen.my-turn")
         play_one(page)
@@ -21,8 +21,11 @@ def test_reload_in_the_middle_of_a_round(
     assert len(hand) == 3
     centre = page.locator("#centre-pile").get_attribute("aria-label")
 
+    # The table has a turn clock: seconds left for the play due.
+    expect(page.get_by_role("timer")).to_have_accessible_name(re.compile(r"^\d+ seconds left to play$"))
     page.reload()
     expect(page.locator(".hand .card-button")).to_have_count(3)
+    expect(page.get_by_role("timer")).to_have_text(re.compile(r"^⏱ \d+s$"))
     assert hand_cards(page) == hand, "the same seat, the same hand"
     expect(page.locator("#centre-pile")).to_have_attribute("aria-label", centre or "")
     expect(page.locator(".join-panel")).to_have_count(0)
@@ -36,6 +39,7 @@ def test_lost_connection_comes_back_with_since(
     page = page_errors.watch(new_context(DESKTOP).new_page())
     sockets: list[WebSocketRoute] = []
     hellos: list[dict[str, object]] = []
+    black_hole: list[WebSocketRoute] = []
 
     def through(socket: WebSocketRoute) -> None:
         upstream = socket.connect_to_server()
@@ -44,7 +48,8 @@ def test_lost_connection_comes_back_with_since(
             data = json.loads(message)
             if data.get("type") == "hello":
                 hellos.append(data)
-            upstream.send(message)
+            if socket not in black_hole:
+                upstream.send(message)
 
         socket.on_message(from_page)
         sockets.append(socket)
@@ -70,3 +75,32 @@ def test_lost_connection_comes_back_with_since(
     assert hand_cards(page) == hand
     play_one(page)
     expect(page.locator(".hand .card-button")).to_have_count(len(hand) - 1)
+
+    # A phone wakes up with a socket that looks open but is dead (nothing gets through): the
+    # page pings on waking, hears nothing, and connects again.
+    page.wait_for_selector(".table-screen.my-turn")
+    black_hole.append(sockets[-1])
+    count = len(hellos)
+    page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    for _ in range(200):
+        if len(hellos) > count:
+            break
+        page.wait_for_timeout(50)
+    assert len(hellos) > count, "the page did not notice the dead connection"
+    play_one(page)
+    expect(page.locator(".hand .card-button")).to_have_count(len(hand) - 2)
+
+
+def test_a_table_that_does_not_exist(
+        server: str, new_context: ContextFactory, page_errors: PageErrors) -> None:
+    missing = "This table does not exist (or has been closed)."
+    page = page_errors.watch(new_context(DESKTOP).new_page())
+    # A seat remembered for a table the server no longer has (say, a fresh database).
+    page.goto(f"{server}/")
+    page.evaluate("""() => localStorage.setItem('kseri.seats',
+        JSON.stringify({ gone: { seat: 0, token: 'old', since: Date.now() } }))""")
+    page.goto(f"{server}/t/gone")
+    expect(page.get_by_role("heading", name=missing)).to_be_visible()
+    assert page.evaluate("JSON.parse(localStorage.getItem('kseri.seats'))") == {}
+    page.goto(f"{server}/t/never-was")
+    expect(page.get_by_role("heading", name=missing)).to_be_visible()

@@ -19,7 +19,7 @@ True
 
 from __future__ import annotations
 
-from kseri.agents.sim import TWO_CLUBS, RoundSim
+from kseri.agents.sim import TWO_CLUBS, RoundSim, play_class
 from kseri.cards import JACK, RANK_OF, TWO
 
 _INF = float("inf")
@@ -43,8 +43,7 @@ def solve(sim: RoundSim, side: int) -> dict[int, float]:
     card_class: dict[int, int] = {}
     for hand in sim.hands:
         for card in hand:
-            card_class[card] = classes.setdefault((RANK_OF[card], table[card], card % 52 == TWO_CLUBS),
-                                                  len(classes))
+            card_class[card] = classes.setdefault(play_class(card, table), len(classes))
     cls_rank = [key[0] for key in classes]
     cls_points = [key[1] for key in classes]
     cls_2c = [key[2] for key in classes]

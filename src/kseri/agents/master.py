@@ -29,8 +29,8 @@ from kseri.agents.base import AGENTS
 from kseri.agents.endgame import solve
 from kseri.agents.expert import Tactics
 from kseri.agents.sampler import Sampler
-from kseri.agents.sim import TWO_CLUBS, RoundSim, SimRules, relative
-from kseri.cards import RANK_OF, Card
+from kseri.agents.sim import RoundSim, SimRules, play_class, relative
+from kseri.cards import Card
 from kseri.engine import View
 from kseri.rules import Rules, TargetRule
 
@@ -60,12 +60,12 @@ class _Context:
         self.tactics = Tactics(rules)
 
 
-def play_classes(cards: Sequence[Card], table: Sequence[int]) -> list[Card]:
-    """One card per class of plays that differ only in suit and score alike."""
+def play_classes(cards: Sequence[Card], table: Sequence[int]) -> dict[tuple[int, int, bool], Card]:
+    """One card per class of interchangeable plays (:func:`~kseri.agents.sim.play_class`)."""
     representatives: dict[tuple[int, int, bool], Card] = {}
     for card in cards:
-        representatives.setdefault((RANK_OF[card], table[card], card % 52 == TWO_CLUBS), card)
-    return list(representatives.values())
+        representatives.setdefault(play_class(card, table), card)
+    return representatives
 
 
 def match_winner(rules: Rules, totals: Sequence[int], target: int, points: Sequence[float]) -> int | None:
@@ -118,7 +118,8 @@ class MasterAgent:
         context = self._context(rules)
         sampler = Sampler(view, context.sim_rules)
         table = rules.points_table
-        candidates = play_classes(view.hand, table)
+        classes = play_classes(view.hand, table)
+        candidates = list(classes.values())
         rng = random.Random(f"{self.seed}:{view.round_index}:{len(view.plays)}:{view.seat}")
         near_target = max(view.totals) + MATCH_REACH >= view.target
         side = view.side
@@ -141,9 +142,9 @@ class MasterAgent:
             world = sampler.sim(sampler.sample(rng))
             worlds += 1
             if endgame:
-                solved = solve(world, side)
-                for card in candidates:
-                    value = solved[_same_class(card, solved, table)]
+                solved = {play_class(c, table): v for c, v in solve(world, side).items()}
+                for key, card in classes.items():
+                    value = solved[key]
                     points[card].append(value)
                     values[card].append(value)
                 continue
@@ -166,8 +167,7 @@ class MasterAgent:
         means = {card: (fmean(points[card]), fmean(values[card])) for card in candidates}
         ranked = []
         for card in view.hand:
-            representative = candidates[[_key(c, table) for c in candidates].index(_key(card, table))]
-            ranked.append((card, *means[representative]))
+            ranked.append((card, *means[classes[play_class(card, table)]]))
         ranked.sort(key=lambda entry: (-entry[2], -entry[1]))
         return ranked
 
@@ -192,18 +192,6 @@ def _prune(active: list[Card], values: dict[Card, list[float]]) -> list[Card]:
         if fmean(differences) <= PRUNE_Z * spread / len(differences) ** 0.5:
             kept.append(card)
     return kept
-
-
-def _key(card: Card, table: Sequence[int]) -> tuple[int, int, bool]:
-    return (RANK_OF[card], table[card], card % 52 == TWO_CLUBS)
-
-
-def _same_class(card: Card, values: dict[int, float], table: Sequence[int]) -> int:
-    """The card of ``values`` in the class of ``card``."""
-    if card in values:
-        return card
-    key = _key(card, table)
-    return next(c for c in values if _key(Card(c), table) == key)
 
 
 def _one_world(view: View, sampler: Sampler) -> bool:

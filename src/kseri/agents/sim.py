@@ -193,6 +193,12 @@ class RoundSim:
                                    len(self.centre), self.centre_points)
 
 
+def play_class(card: int, table: Sequence[int]) -> tuple[int, int, bool]:
+    """What a card's play depends on: its rank, its points and whether it is the 2♣ (cards
+    alike in all three, such as 3♠ and 3♥ in the Greek game, are interchangeable)."""
+    return (RANK_OF[card], table[card], card % 52 == TWO_CLUBS)
+
+
 def relative(points: Sequence[float], side: int) -> float:
     """``side``'s points less the mean of the other sides' (the bench's measure)."""
     others = len(points) - 1

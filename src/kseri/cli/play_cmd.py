@@ -14,7 +14,8 @@ from kseri.agents import AGENTS
 from kseri.cli import app
 from kseri.rules import Rules, RulesError
 
-DEFAULT_LEVEL = "expert" if "expert" in AGENTS else "greedy"
+DEFAULT_LEVEL = "expert"
+"""The bots' level when ``--level`` is not given: strong, and quick to answer."""
 
 
 def full_screen_possible(plain: bool) -> bool:
@@ -80,12 +81,14 @@ def play_command(
 def show_command(
     file: Annotated[Path, typer.Argument(help="A finished game record (kseri play --record FILE).")],
     plain: Annotated[bool, typer.Option("--plain", help="Print the replay line by line.")] = False,
+    number: Annotated[int, typer.Option(
+        min=1, help="Which record of a file of several (JSON Lines, as kseri simulate writes).")] = 1,
 ) -> None:
     """Replay a finished match step by step, every hand shown."""
     from kseri.tui.replay import ReplayError, print_replay, replay_steps
 
     try:
-        replay = replay_steps(file)
+        replay = replay_steps(file, number)
     except ReplayError as error:
         raise _fail(str(error)) from None
     if full_screen_possible(plain):

@@ -26,11 +26,13 @@ from kseri.tui.session import GameSession, PlayEvent, SessionError
 from kseri.tui.text import (
     card_text,
     describe_play,
+    does,
     kseri_count,
     marks_summary,
     memory_lines,
     plural,
     standings,
+    winner_sentence,
 )
 from kseri.tui.widgets import CardFace, cards_text, score_table
 
@@ -49,7 +51,7 @@ Screen { layout: vertical; }
 #memory, #recent { height: auto; max-height: 100%; border: round $panel-lighten-2; padding: 0 1; }
 #side.remembering #recent, #memory { display: none; }
 #side.remembering #memory { display: block; }
-#status { height: 1; padding: 0 1; background: $boost; }
+#status { height: auto; max-height: 2; padding: 0 1; background: $boost; }
 #status.yours { background: $accent 30%; text-style: bold; }
 #bottom { height: 5; }
 #hand { width: auto; height: 5; padding: 0 1; }
@@ -65,10 +67,10 @@ class RoundOver(ModalScreen[bool]):
     """The score table after a round; Enter goes on. After the last round: play again?"""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter,space", "go_on", "Go on"),
+        Binding("enter,space,escape", "go_on", "Go on"),
         Binding("y", "answer(True)", "Yes", show=False),
-        Binding("n,escape", "answer(False)", "No", show=False),
-        Binding("q", "answer(False)", "Quit"),
+        Binding("n", "answer(False)", "No", show=False),
+        Binding("q", "leave", "Quit"),
     ]
 
     def __init__(self, heading: Text, table: Table, prompt: str, *, final: bool) -> None:
@@ -85,10 +87,17 @@ class RoundOver(ModalScreen[bool]):
             yield Static(self.prompt, id="dialog-prompt")
 
     def action_go_on(self) -> None:
+        """Next round; after the last one, the default answer: no more."""
         self.dismiss(not self.final)
 
     def action_answer(self, answer: bool) -> None:
-        self.dismiss(answer)
+        """Play again or not (after the last round; before it, only yes goes on)."""
+        if self.final or answer:
+            self.dismiss(answer)
+
+    def action_leave(self) -> None:
+        """Save (if the match goes on) and quit."""
+        self.dismiss(False)
 
 
 class PlayApp(App[str | None]):
@@ -97,6 +106,7 @@ class PlayApp(App[str | None]):
 
     TITLE = "kseri"
     CSS = APP_CSS
+    ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
         *(Binding(str(n), f"play_number({n})", f"Play card {n}", show=False) for n in range(1, 10)),
         Binding("left", "move(-1)", "Previous card", show=False),
@@ -154,7 +164,7 @@ class PlayApp(App[str | None]):
         for signum in (getattr(signal, "SIGHUP", None), signal.SIGTERM):
             if signum is not None:
                 try:
-                    loop.add_signal_handler(signum, self._hang_up)
+                    loop.add_signal_handler(signum, self.action_quit_game)  # a hang-up saves too
                 except (NotImplementedError, RuntimeError):
                     continue
                 self._signals.append(signum)
@@ -168,7 +178,10 @@ class PlayApp(App[str | None]):
     def _start_match(self) -> None:
         session = self.session
         self._recent.clear()
-        self._log_deal(session.view())
+        view = session.view()
+        self._log_deal(view)
+        if view.plays:
+            self._note(Text(f"Resumed after {plural(len(view.plays), 'play')}.", style="dim"))
         self._advance()
 
     # -- drawing -----------------------------------------------------------------------------
@@ -187,6 +200,7 @@ class PlayApp(App[str | None]):
             box = self.query_one(f"#seat-{seat}", Static)
             partner = session.rules.partnerships and session.rules.side_of(seat) == view.side
             box.border_title = names[seat] + (" (partner)" if partner else "")
+            box.border_subtitle = "dealer" if seat == view.dealer else ""
             box.set_class(view.turn == seat, "turn")
             count = view.hand_sizes[seat]
             box.update(Text.assemble(("▮" * count, "blue"), f" {plural(count, 'card')}"))
@@ -239,8 +253,9 @@ class PlayApp(App[str | None]):
 
     def _log_deal(self, view: View) -> None:
         dealer = self.session.names[view.dealer]
-        self._note(Text(f"Round {view.round_index + 1}: {dealer} deals.", style="bold"))
-        self._note(Text.assemble("Centre: ", cards_text(centre_cards(view))))
+        self._note(Text(f"Round {view.round_index + 1}: {does(dealer, 'deal')}.", style="bold"))
+        pile = centre_cards(view)
+        self._note(Text.assemble("Centre: ", cards_text(pile) if pile else Text("empty", style="dim")))
 
     def _note(self, line: Text) -> None:
         """Add a line to the last plays (only the last few stay: players remember, not look)."""
@@ -303,11 +318,9 @@ class PlayApp(App[str | None]):
         sides = session.side_names()
         table = score_table(result, view, sides)
         if view.phase is Phase.MATCH_OVER:
-            assert view.winner is not None
             won = view.winner == view.side
-            heading = Text(f"{'You win' if won else sides[view.winner] + ' wins'} the match!",
-                           style="bold green" if won else "bold")
-            prompt = "Play again? y / n"
+            heading = Text(winner_sentence(view, sides) + "!", style="bold green" if won else "bold")
+            prompt = "Play again? y / N"
             if session.record_path is not None:
                 prompt = f"Record saved: {session.record_path}\n{prompt}"
         else:
@@ -396,7 +409,7 @@ class PlayApp(App[str | None]):
         session = self.session
         view = session.view()
         try:
-            estimates = await asyncio.to_thread(session.hint, self.hint_iterations)
+            estimates = await asyncio.to_thread(session.hint, self.hint_iterations, view)
         except SessionError as error:
             self._status(f"No hint: {error}", yours=True)
             return
@@ -404,7 +417,8 @@ class PlayApp(App[str | None]):
             return
         best = estimates[0][0]
         self.hint_card = self.cursor = view.hand.index(best)
-        line = Text("Hint: ", style="bold")
+        line = Text("Hint", style="bold")
+        line.append(" (round points the master expects, against the others): ")
         for position, (card, value) in enumerate(estimates):
             if position:
                 line.append(" · ")
@@ -422,8 +436,9 @@ class PlayApp(App[str | None]):
         """Save an unfinished match and leave."""
         self.exit(self._farewell())
 
-    def _hang_up(self) -> None:
-        self.exit(self._farewell())
+    async def action_quit(self) -> None:
+        """Textual's own quit (Ctrl-Q) saves too."""
+        self.action_quit_game()
 
     def _farewell(self) -> str | None:
         session = self.session
@@ -437,6 +452,7 @@ class ReplayApp(App[None]):
     """Step through a finished match, every hand shown."""
 
     TITLE = "kseri show"
+    ENABLE_COMMAND_PALETTE = False
     CSS = """
     #topbar { height: 1; background: $primary-darken-1; padding: 0 1; }
     #scroll { height: 1fr; }

@@ -11,7 +11,16 @@ from typing import TextIO
 from kseri.cards import Card
 from kseri.engine import View
 from kseri.tui.session import GameSession, Interrupted, PlayEvent, SessionError
-from kseri.tui.text import breakdown_sentence, describe_play, marks_summary, memory_lines, plural, standings
+from kseri.tui.text import (
+    breakdown_sentence,
+    describe_play,
+    does,
+    marks_summary,
+    memory_lines,
+    plural,
+    standings,
+    winner_sentence,
+)
 
 HELP = "a number (1-{n}) or a card like 10d, h hint, m memory, s save, q quit and save"
 PROMPT = "Your turn (1-{n}, a card, h, m, s, q): "
@@ -45,21 +54,29 @@ class PlainGame:
     def run(self) -> int:
         """Play until the player quits or declines another match; the exit status."""
         self._intro()
-        with self.session.signals_interrupt():
-            try:
-                while self._step():
-                    pass
-            except (Interrupted, EOFError) as stop:
-                self.say()
-                self._save_and_tell("stopped" if isinstance(stop, EOFError) else f"interrupted ({stop})")
-                return 130 if isinstance(stop, Interrupted) else 0
-        return 0
+        while True:
+            session = self.session
+            with session.signals_interrupt():  # each match defers signals during its own plays
+                try:
+                    while self._step() and self.session is session:
+                        pass
+                except (Interrupted, EOFError) as stop:
+                    self.say()
+                    self._save_and_tell("stopped" if isinstance(stop, EOFError) else f"interrupted ({stop})")
+                    return 130 if isinstance(stop, Interrupted) else 0
+            if self.session is session:
+                return 0
 
     def _intro(self) -> None:
         session = self.session
         seats = ", ".join(f"{name} (seat {seat})" for seat, name in enumerate(session.names))
         self.say(f"kseri: {session.rules.name} rules, {seats}; match seed {session.seed}")
         self.say(f"Type {HELP.format(n=session.rules.batch_size)}.")
+        view = session.view()
+        if view.plays or view.round_index:
+            self.say(f"Resumed in round {view.round_index + 1}, after {plural(len(view.plays), 'play')}.")
+        if session.state == "round-over":
+            self._round_table(view)
 
     def _step(self) -> bool:
         """Advance by one event; ``False`` when the player is done."""
@@ -79,8 +96,7 @@ class PlainGame:
                 return False
             session.next_round()
             view = session.view()
-            self.say(f"Round {view.round_index + 1}: {session.names[view.dealer]} deal"
-                     f"{'' if view.dealer == session.human else 's'}.")
+            self.say(f"Round {view.round_index + 1}: {does(session.names[view.dealer], 'deal')}.")
         else:
             return self._match_over()
         return True
@@ -160,9 +176,7 @@ class PlainGame:
     def _match_over(self) -> bool:
         session = self.session
         view = session.view()
-        assert view.winner is not None
-        winner = session.side_names()[view.winner]
-        self.say(f"== {winner} {'win' if view.winner == view.side else 'wins'} the match, "
+        self.say(f"== {winner_sentence(view, session.side_names())}, "
                  f"{standings(view, session.side_names())}.")
         if session.record_path is not None:
             self.say(f"The record is saved in {session.record_path}; replay it with: "

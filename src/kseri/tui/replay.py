@@ -9,10 +9,10 @@ from typing import TextIO
 
 from kseri.agents import AGENTS, centre_cards
 from kseri.engine import Match, View
-from kseri.records import load_record, match_from_record
+from kseri.records import match_from_record, read_records
 from kseri.rules import Rules
 from kseri.tui.session import HUMAN, PlayEvent, seat_names
-from kseri.tui.text import breakdown_sentence, describe_play, standings
+from kseri.tui.text import breakdown_sentence, describe_play, does, standings
 
 
 class ReplayError(ValueError):
@@ -49,14 +49,20 @@ def _names(record: dict[str, object], players: int) -> tuple[str, ...]:
     return tuple(specs)
 
 
-def replay_steps(path: Path) -> Replay:
-    """Every step of the finished match recorded in ``path``."""
+def replay_steps(path: Path, number: int = 1) -> Replay:
+    """Every step of the finished match recorded in ``path`` (the ``number``-th record of a
+    JSON Lines file such as ``kseri simulate --records`` writes)."""
     try:
-        record = load_record(path)
+        records = read_records(path)
     except OSError as error:
         raise ReplayError(f"cannot read {path}: {error.strerror or error}") from None
     except ValueError as error:
         raise ReplayError(f"{path} is not a kseri game record: {error}") from None
+    if not 1 <= number <= len(records):
+        raise ReplayError(
+            f"{path} holds {len(records)} record(s); choose one with --number 1 to {len(records)}"
+        )
+    record = records[number - 1]
     try:
         final = match_from_record(record)
     except (ValueError, KeyError, TypeError) as error:
@@ -77,7 +83,7 @@ def replay_steps(path: Path) -> Replay:
     for index, (deal, plays) in enumerate(zip(final.deals, final.plays, strict=True)):
         if index:
             match.next_round(deal=deal)
-        steps.append(_snapshot(match, f"Round {index + 1}: {names[deal.dealer]} deals.", None))
+        steps.append(_snapshot(match, f"Round {index + 1}: {does(names[deal.dealer], 'deal')}.", None))
         for play in plays:
             seat = play.seat
             top = match.view(seat).centre_top

@@ -32,8 +32,7 @@ from typing import Any, Literal
 
 import platformdirs
 
-import kseri.agents
-from kseri.agents import AGENTS, Agent, make_agent
+from kseri.agents import AGENTS, Agent, hint, make_agent
 from kseri.cards import Card, CardError
 from kseri.engine import IllegalPlayError, Mark, Match, Phase, View
 from kseri.records import load_record, match_from_record, record_from_match, save_record
@@ -221,7 +220,8 @@ class GameSession:
         return self._apply(chosen)
 
     def choose_bot(self, view: View | None = None) -> Card:
-        """The card the bot to play picks from its own view (safe to call in a worker thread)."""
+        """The card the bot to play picks from its own view (given a view taken beforehand, safe to
+        call in a worker thread)."""
         if view is None:
             view = self.bot_view()
         return self._agents[view.seat].choose(view)
@@ -279,20 +279,17 @@ class GameSession:
             path = path.with_name(f"{stem or path.stem}-again-{count}{path.suffix}")
         return GameSession.start(self.rules, self.specs, record_path=path)
 
-    def hint(self, iterations: int | None = None) -> list[tuple[Card, float]]:
-        """The master bot's estimate of each legal play, best first (may take a second)."""
-        view = self.view()
+    def hint(self, iterations: int | None = None, view: View | None = None) -> list[tuple[Card, float]]:
+        """The master bot's estimate of each legal play, best first (a fraction of a second).
+
+        Pass the human's ``view`` taken beforehand to think in a worker thread.
+        """
+        if view is None:
+            view = self.view()
         if view.turn != self.human:
             raise SessionError("hints are for your turn")
-        master_hint = getattr(kseri.agents, "hint", None)
-        if master_hint is None:
-            raise SessionError("hints need the master bot (kseri.agents.hint), not in this version yet")
         seed = random.Random(f"{self.seed}:hint:{view.round_index}:{len(view.plays)}").getrandbits(32)
-        options: dict[str, Any] = {"seed": seed}
-        if iterations is not None:
-            options["iterations"] = iterations
-        result: list[tuple[Card, float]] = master_hint(view, **options)
-        return result
+        return hint(view, iterations=iterations, seed=seed)
 
     # -- records and signals -----------------------------------------------------------------
 

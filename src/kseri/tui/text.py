@@ -52,12 +52,28 @@ def rank_text(rank: int) -> str:
     return "10" if rank == TEN else RANK_NAMES[rank]
 
 
+def does(who: str, verb: str) -> str:
+    """``You play``, ``Expert plays``: a seat's name with the verb agreeing.
+
+    >>> does("You", "deal"), does("Expert", "deal")
+    ('You deal', 'Expert deals')
+    """
+    return f"{who} {verb if who == 'You' else verb + 's'}"
+
+
+def winner_sentence(view: View, side_names: Sequence[str]) -> str:
+    """Who won the match, from the player's side: ``You win the match``, ``Expert wins the
+    match``, ``Greedy & Expert win the match``."""
+    assert view.winner is not None, "the match is not over"
+    who = "You" if view.winner == view.side else side_names[view.winner]
+    return f"{who} {'wins' if who != 'You' and ' & ' not in who else 'win'} the match"
+
+
 def describe_play(event: PlayEvent, names: Sequence[str]) -> str:
     """One sentence for a play: who, what, on what, and what it took and scored."""
     who = names[event.seat]
-    verb = "play" if who == "You" else "plays"
     where = "on the empty table" if event.on is None else f"on {event.on.pretty()}"
-    text = f"{who} {verb} {event.card.pretty()} {where}"
+    text = f"{does(who, 'play')} {event.card.pretty()} {where}"
     if event.taken:
         text += f" and {'take' if who == 'You' else 'takes'} {event.taken} cards"
     if event.marks:

@@ -18,12 +18,12 @@ export async function loadDeck() {
 }
 
 /** The rank and suit letters of a card such as "TD". */
-export function parseCard(code) {
+function parseCard(code) {
   return { rank: code[0], suit: code[1] };
 }
 
 /** The rank as printed on a card: "10" for the ten. */
-export function rankText(rank) {
+function rankText(rank) {
   return rank === "T" ? "10" : rank;
 }
 

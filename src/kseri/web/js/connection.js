@@ -3,6 +3,7 @@
 // for the states it missed, and pings to keep idle connections alive.
 
 const PING_MS = 20000;
+const PONG_WAIT_MS = 4000;
 const MAX_BACKOFF_MS = 8000;
 
 export class TableConnection {
@@ -21,8 +22,9 @@ export class TableConnection {
     this.backoff = 500;
     this.timer = null;
     this.pinger = null;
+    this.pongTimer = null;
     this.wake = () => {
-      if (document.visibilityState === "visible") this.ensureOpen();
+      if (document.visibilityState === "visible") this.check();
     };
     document.addEventListener("visibilitychange", this.wake);
     window.addEventListener("online", this.wake);
@@ -51,6 +53,7 @@ export class TableConnection {
         if (this.lastSeq !== null && message.seq <= this.lastSeq) return;
         this.lastSeq = message.seq;
       }
+      clearTimeout(this.pongTimer);
       if (message.type === "welcome") this.handlers.status("online");
       if (message.type !== "pong") this.handlers.message(message);
     };
@@ -61,6 +64,24 @@ export class TableConnection {
       this.timer = setTimeout(() => this.ensureOpen(), this.backoff);
       this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF_MS);
     };
+  }
+
+  /**
+   * After sleep or a network change a socket can look open and be dead: ping it, and reconnect
+   * unless something comes back soon; reconnect at once when it is closed.
+   */
+  check() {
+    if (this.send({ type: "ping" })) {
+      clearTimeout(this.pongTimer);
+      this.pongTimer = setTimeout(() => {
+        const dead = this.socket;
+        this.socket = null;
+        dead.close();
+        this.open();
+      }, PONG_WAIT_MS);
+    } else {
+      this.ensureOpen();
+    }
   }
 
   /** Reconnect now unless the socket is open or opening. */
@@ -82,6 +103,7 @@ export class TableConnection {
   close() {
     this.closed = true;
     clearTimeout(this.timer);
+    clearTimeout(this.pongTimer);
     clearInterval(this.pinger);
     document.removeEventListener("visibilitychange", this.wake);
     window.removeEventListener("online", this.wake);

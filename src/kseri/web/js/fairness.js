@@ -15,7 +15,8 @@ export function canVerify() {
  * Check each revealed round against the commitments this browser saw before it.
  * @param {Array<{round: number, secret: string, cut: string, deal_seed: string}>} revealed
  * @param {Object<string, string>} commitments round -> commitment as first seen
- * @returns {Promise<Array<{round: number, seed: string, status: "ok"|"bad-commitment"|"bad-seed"|"unseen"}>>}
+ * @returns {Promise<Array<{round: number, seed: string, secret: string, cut: string, commitment: string|undefined,
+ *   status: "ok"|"bad-commitment"|"bad-seed"|"unseen"}>>}
  */
 export async function verifyRounds(revealed, commitments) {
   const results = [];
@@ -26,7 +27,7 @@ export async function verifyRounds(revealed, commitments) {
     if (!seedOk) status = "bad-seed";
     else if (committed === undefined) status = "unseen";
     else status = (await sha256Hex(item.secret)) === committed ? "ok" : "bad-commitment";
-    results.push({ round: item.round, seed: item.deal_seed, secret: item.secret, commitment: committed, status });
+    results.push({ round: item.round, seed: item.deal_seed, secret: item.secret, cut: item.cut ?? "", commitment: committed, status });
   }
   return results;
 }

@@ -4,7 +4,7 @@ import { api, holdSeat, playerName, setPlayerName } from "./api.js";
 import { h, navigate } from "./dom.js";
 import { t, tn } from "./i18n.js";
 
-export const LEVELS = ["random", "greedy", "expert", "master"];
+const LEVELS = ["random", "greedy", "expert", "master"];
 
 /** The options offered in the form, in this order; the others keep the preset's value. */
 const OPTIONS = [
@@ -16,13 +16,16 @@ const ENUMS = { target_rule: ["escalate", "higher-wins"] };
 const REFRESH_MS = 4000;
 
 /** The player-count mode of a preset: "2", "3", "2v2", ... */
-export function modeOf(options) {
+function modeOf(options) {
   return options.partnerships ? `${options.players / 2}v${options.players / 2}` : String(options.players);
 }
 
-/** A seat's display name. */
-export function seatName(seat) {
-  if (seat.kind === "bot") return t("seat.bot", { level: t(`level.${seat.level}`) });
+/** A seat's display name (bots are numbered by seat when a table has several). */
+export function seatName(seat, seats = []) {
+  if (seat.kind === "bot") {
+    const several = seats.filter((s) => s.kind === "bot").length > 1;
+    return t(several ? "seat.botN" : "seat.bot", { level: t(`level.${seat.level}`), n: seat.seat + 1 });
+  }
   return seat.name || (seat.taken ? t("seat.player", { n: seat.seat + 1 }) : t("seat.open"));
 }
 
@@ -42,6 +45,7 @@ export class LobbyScreen {
       casual: null,
       publicTable: true,
       clock: null,
+      seatChoices: {},
     };
     this.error = "";
     this.busy = false;
@@ -105,15 +109,22 @@ export class LobbyScreen {
     return this.form.casual ?? this.form.opponents === "bots";
   }
 
+  /** One tap to a game: the Greek rules against the computer at the chosen level. */
+  quickPlay() {
+    Object.assign(this.form, { opponents: "bots", mode: "2", preset: "greek", overrides: {}, casual: null, clock: null });
+    this.create();
+  }
+
   async create(event) {
-    event.preventDefault();
+    if (event) event.preventDefault();
     if (this.busy || !this.presets) return;
-    const name = this.root.querySelector("#player-name").value.trim() || t("seat.you");
+    const name = this.root.querySelector("#player-name").value.trim();
     setPlayerName(name);
     const players = this.presets[this.form.preset].players;
-    const seats = [{ kind: "human", name }];
+    const seats = [name ? { kind: "human", name } : { kind: "human" }];
     for (let i = 1; i < players; i++) {
-      seats.push(this.form.opponents === "bots" ? { kind: "bot", level: this.form.level } : { kind: "human" });
+      const choice = this.form.opponents === "bots" ? this.form.level : this.form.seatChoices[i] || "friend";
+      seats.push(choice === "friend" ? { kind: "human" } : { kind: "bot", level: choice });
     }
     this.busy = true;
     this.error = "";
@@ -136,10 +147,10 @@ export class LobbyScreen {
   }
 
   async join(table) {
-    const name = this.root.querySelector("#player-name").value.trim() || t("seat.guest");
+    const name = this.root.querySelector("#player-name").value.trim();
     setPlayerName(name);
     try {
-      const joined = await api("POST", `/api/tables/${table.id}/join`, { name });
+      const joined = await api("POST", `/api/tables/${table.id}/join`, name ? { name } : {});
       holdSeat(joined.table.id, joined.seat, joined.token);
       navigate(`/t/${joined.table.id}`);
     } catch (error) {
@@ -159,6 +170,13 @@ export class LobbyScreen {
       h("div", { class: "lobby" },
         h("h1", { class: "lobby-title" }, t("lobby.title")),
         h("p", { class: "lobby-intro" }, t("lobby.intro")),
+        h("section", { class: "quick-start" },
+          h("button", { type: "button", class: "primary big", id: "quick-play", disabled: this.busy || !this.presets, onclick: () => this.quickPlay() },
+            t("lobby.quickPlay")),
+          h("span", {}, t("lobby.quickPlayHelp", { level: t(`level.${this.form.level}`) }))),
+        h("details", { class: "how-to" },
+          h("summary", {}, t("howto.title")),
+          h("ul", {}, ["capture", "jack", "kseri", "score", "match"].map((k) => h("li", {}, t(`howto.${k}`))))),
         this.renderForm(),
         h("section", { class: "panel", "aria-labelledby": "open-tables-title" },
           h("h2", { id: "open-tables-title" }, t("lobby.openTables")),
@@ -191,8 +209,9 @@ export class LobbyScreen {
         h("legend", {}, t("lobby.players")),
         h("div", { class: "choices" },
           this.modes().map((mode) => radio("mode", mode, t(`mode.${mode}`), f.mode === mode, () => {
-            this.set({ mode, preset: this.presetsForMode(mode)[0], overrides: {} });
+            this.set({ mode, preset: this.presetsForMode(mode)[0], overrides: {}, seatChoices: {} });
           })))),
+      f.opponents === "friends" && this.presets && this.renderSeatChoices(),
       f.opponents === "bots" && h("fieldset", {},
         h("legend", {}, t("lobby.level")),
         h("div", { class: "choices" },
@@ -218,6 +237,24 @@ export class LobbyScreen {
       h("button", { type: "submit", class: "primary big", id: "create-game", disabled: this.busy || !this.presets },
         f.opponents === "bots" ? t("lobby.play") : t("lobby.invite")));
     return form;
+  }
+
+  /** With friends: who takes each other seat, a friend with the link or the computer. */
+  renderSeatChoices() {
+    const f = this.form;
+    const names = this.presetsForMode(f.mode);
+    const options = this.presets[names.includes(f.preset) ? f.preset : names[0]];
+    const sides = options.partnerships ? options.players / 2 : options.players;
+    const rows = [];
+    for (let seat = 1; seat < options.players; seat++) {
+      const role = seat % sides === 0 ? t("lobby.seatPartner") : t("lobby.seatOpponent");
+      rows.push(h("label", { class: "field inline seat-choice" },
+        h("span", {}, t("lobby.seatLabel", { n: seat + 1, role })),
+        h("select", { id: `seat-${seat}`, onchange: (e) => { f.seatChoices = { ...f.seatChoices, [seat]: e.target.value }; } },
+          h("option", { value: "friend", selected: (f.seatChoices[seat] || "friend") === "friend" }, t("lobby.seatFriend")),
+          LEVELS.map((level) => h("option", { value: level, selected: f.seatChoices[seat] === level }, t("seat.bot", { level: t(`level.${level}`) }))))));
+    }
+    return h("fieldset", {}, h("legend", {}, t("lobby.seats")), h("div", { class: "seat-choices" }, rows));
   }
 
   renderRules() {
@@ -275,7 +312,7 @@ export class LobbyScreen {
     }
     box.replaceChildren(h("ul", { class: "table-list" }, this.tables.map((table) => {
       const free = table.seats.filter((s) => s.kind === "human" && !s.taken).length;
-      const who = table.seats.map(seatName).join(", ");
+      const who = table.seats.map((s) => seatName(s, table.seats)).join(", ");
       return h("li", { class: "table-item" },
         h("div", {},
           h("strong", {}, t(`preset.${table.rules.name}`) === `preset.${table.rules.name}` ? table.rules.name : t(`preset.${table.rules.name}`)),

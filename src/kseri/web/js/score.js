@@ -9,7 +9,7 @@ import { t, tn } from "./i18n.js";
 const KSERI_KINDS = new Set(["kseri", "jack-kseri", "double-kseri"]);
 
 /** A side's round breakdown grouped into point cards, majority, kseris and other bonuses. */
-export function groupBreakdown(items) {
+function groupBreakdown(items) {
   const groups = { cards: [], cardPoints: 0, majority: 0, kseris: [], kseriPoints: 0, bonuses: [], bonusPoints: 0 };
   for (const item of items) {
     if (item.kind === "card") {
@@ -93,6 +93,7 @@ function fairnessSection(screen) {
           h("dl", {},
             h("dt", {}, t("fair.commitment")), h("dd", {}, h("code", {}, r.commitment || "—")),
             h("dt", {}, t("fair.secret")), h("dd", {}, h("code", {}, r.secret)),
+            h("dt", {}, t("fair.cut")), h("dd", { class: "fair-cut" }, h("code", {}, r.cut || "—")),
             h("dt", {}, t("fair.seed")), h("dd", {}, h("code", {}, r.seed))))))));
 }
 

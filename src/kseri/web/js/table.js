@@ -34,6 +34,7 @@ export class TableScreen {
     this.hint = null;
     this.showMemory = localStorage.getItem("kseri.memory") === "1";
     this.readyRound = null;
+    this.sentSeq = null;
     this.startReadySent = false;
     this.notice = "";
     this.lastPlayText = "";
@@ -67,6 +68,7 @@ export class TableScreen {
     document.removeEventListener("keydown", this.keyHandler);
     if (this.connection) this.connection.close();
     clearInterval(this.clockTimer);
+    document.title = t("app.title");
   }
 
   refresh() {
@@ -92,6 +94,7 @@ export class TableScreen {
       case "welcome":
         this.table = message.table;
         this.seat = message.seat;
+        this.sentSeq = null;
         if (this.table.clock && !this.clockTimer) this.clockTimer = setInterval(() => this.tickClock(), 1000);
         this.render();
         break;
@@ -113,6 +116,13 @@ export class TableScreen {
   }
 
   onError(message) {
+    if (message.code === "no-such-table") {
+      dropSeat(this.tableId);
+      this.connection.close();
+      this.connection = null;
+      this.root.replaceChildren(this.renderMissing(new ApiError(404, message.code, message.message)));
+      return;
+    }
     if (message.code === "bad-token") {
       dropSeat(this.tableId);
       this.connection.close();
@@ -120,6 +130,7 @@ export class TableScreen {
       this.connect(null);
       return;
     }
+    this.sentSeq = null; // a refused play may be tried again
     this.notice = t(`error.${message.code}`) === `error.${message.code}` ? message.message : t(`error.${message.code}`);
     announce(this.notice);
     this.renderNotice();
@@ -147,7 +158,7 @@ export class TableScreen {
     this.fairness = message.fairness;
     if (this.view && this.view.seat !== undefined && this.view.seat !== null) this.seat = this.view.seat;
     this.rememberCommitment();
-    if (!previous || previous.turn !== this.view.turn || (event && event.kind === "play")) this.turnSince = Date.now();
+    if (this.view && (!previous || previous.turn !== this.view.turn || (event && event.kind === "play"))) this.turnSince = Date.now();
     this.hint = null;
     if (event) this.describe(event);
     if (animate && event.taken > 0) {
@@ -183,7 +194,10 @@ export class TableScreen {
       this.renderNotice();
       return;
     }
-    if (!this.connection.send({ type: "play", card, seq: this.seq })) {
+    if (this.sentSeq === this.seq) return; // one play per state: a double click sends one
+    if (this.connection.send({ type: "play", card, seq: this.seq })) {
+      this.sentSeq = this.seq;
+    } else {
       this.notice = t("table.offline");
       this.renderNotice();
     }
@@ -259,7 +273,7 @@ export class TableScreen {
   nameOf(seat) {
     if (seat === this.seat) return t("seat.you");
     const info = this.table && this.table.seats[seat];
-    return info ? seatName(info) : t("seat.player", { n: seat + 1 });
+    return info ? seatName(info, this.table.seats) : t("seat.player", { n: seat + 1 });
   }
 
   sideName(side) {
@@ -354,10 +368,10 @@ export class TableScreen {
     const nameInput = h("input", { id: "join-name", type: "text", maxlength: 24, value: playerName(), autocomplete: "nickname" });
     const join = async (event) => {
       event.preventDefault();
-      const name = nameInput.value.trim() || t("seat.guest");
+      const name = nameInput.value.trim();
       setPlayerName(name);
       try {
-        const joined = await api("POST", `/api/tables/${this.tableId}/join`, { name });
+        const joined = await api("POST", `/api/tables/${this.tableId}/join`, name ? { name } : {});
         holdSeat(this.tableId, joined.seat, joined.token);
         this.seat = joined.seat;
         this.table = joined.table;
@@ -370,7 +384,7 @@ export class TableScreen {
     this.root.replaceChildren(h("form", { class: "panel join-panel", onsubmit: join, "aria-labelledby": "join-title" },
       h("h1", { id: "join-title" }, t("join.title")),
       h("p", {}, t("join.intro", { rules: table.rules.name, players: table.rules.players })),
-      h("ul", { class: "seat-list" }, table.seats.map((s) => h("li", {}, seatName(s)))),
+      h("ul", { class: "seat-list" }, table.seats.map((s) => h("li", {}, seatName(s, table.seats)))),
       h("label", { class: "field" }, h("span", {}, t("lobby.yourName")), nameInput),
       this.notice && h("p", { class: "error", role: "alert" }, this.notice),
       h("div", { class: "row" },
@@ -407,6 +421,7 @@ export class TableScreen {
     if (panel) screen.append(h("div", { class: "backdrop", "aria-hidden": "true" }), panel);
     this.root.replaceChildren(screen);
     screen.classList.toggle("my-turn", this.myTurn());
+    document.title = (this.myTurn() ? "● " : "") + t("app.title");
     // Keep the keyboard where it was: same control, or the card now at the same place.
     const panelNode = this.root.querySelector(".overlay-panel");
     if (panelNode && this.panelKey !== panelNode.dataset.key) {
@@ -520,8 +535,9 @@ export class TableScreen {
       boxes.push(h("li", { class: `opponent${view.turn === seat ? " turn" : ""}`, "data-seat": seat },
         h("div", { class: "opponent-head" },
           h("span", { class: `presence ${info.kind === "bot" || info.connected ? "on" : "off"}`, "aria-hidden": "true" }),
-          h("span", { class: "opponent-name" }, seatName(info.seat === undefined ? { seat, kind: "human" } : info)),
+          h("span", { class: "opponent-name" }, this.nameOf(seat)),
           partner && h("span", { class: "tag" }, t("table.partner")),
+          info.standin && h("span", { class: "tag", title: t("table.standinHelp") }, t("table.standin")),
           view.dealer === seat && h("span", { class: "tag dealer", title: t("table.dealer") }, t("table.dealerShort"))),
         h("div", { class: "mini-hand", "aria-label": tn("table.handSize", size) },
           Array.from({ length: size }, () => h("span", { class: "mini-card" }, cardSvg(null))),
@@ -557,12 +573,12 @@ export class TableScreen {
 
   renderMe() {
     const view = this.view;
-    const hintValues = new Map((this.hint ? this.hint.values : []).map((v) => [v.card, v.value]));
+    const hintValues = new Map((this.hint ? this.hint.values : []).map((v) => [v.card, `${v.value > 0 ? "+" : ""}${v.value.toFixed(1)}`]));
     const turn = this.myTurn();
     const cards = view.hand.map((card, index) => {
       const value = hintValues.get(card);
       const best = this.hint && this.hint.best === card;
-      const label = cardName(card) + (value !== undefined ? `, ${t("hint.value", { value: value.toFixed(1) })}` : "") + (best ? `, ${t("hint.bestShort")}` : "");
+      const label = cardName(card) + (value !== undefined ? `, ${t("hint.value", { value })}` : "") + (best ? `, ${t("hint.bestShort")}` : "");
       return h("li", {},
         h("button", {
           type: "button", class: `card-button${best ? " best" : ""}`, id: `hand-${index}`, "data-card": card,
@@ -570,7 +586,7 @@ export class TableScreen {
           onclick: () => this.play(card),
         }, cardSvg(card),
         index < 9 && h("span", { class: "key-hint", "aria-hidden": "true" }, index + 1),
-        value !== undefined && h("span", { class: "hint-value", "aria-hidden": "true" }, value.toFixed(1))));
+        value !== undefined && h("span", { class: "hint-value", "aria-hidden": "true" }, value)));
     });
     const casual = this.table.casual;
     return h("section", { class: `me${view.turn === this.seat ? " turn" : ""}`, "data-seat": this.seat, "aria-label": t("table.you") },
@@ -587,7 +603,7 @@ export class TableScreen {
             this.render();
           },
         }, t("memory.button"))),
-      h("ul", { class: "hand", style: `--n:${Math.max(view.hand.length, 2)}`, "aria-label": tn("table.yourHand", view.hand.length) }, cards),
+      h("ul", { class: `hand${this.hint ? " hinted" : ""}`, style: `--n:${Math.max(view.hand.length, 2)}`, "aria-label": tn("table.yourHand", view.hand.length) }, cards),
       h("p", { class: "keys-help muted" }, t("table.keysHelp")));
   }
 
@@ -626,7 +642,8 @@ export class TableScreen {
           replay: () => navigate(`/t/${this.tableId}#replay`),
         })
         : renderRoundResult(this);
-      const waitingOthers = this.readyRound === view.round;
+      const mine = this.seat !== null ? this.table.seats[this.seat] : null;
+      const waitingOthers = this.readyRound === view.round || Boolean(mine && mine.ready);
       return h("section", { class: "overlay-panel", role: "dialog", "aria-modal": "false", "aria-labelledby": "panel-title", "data-key": key },
         body,
         !over && this.seat !== null && h("div", { class: "ready-box" },
@@ -635,7 +652,7 @@ export class TableScreen {
             h("small", {}, t("round.cutHelp"))),
           waitingOthers
             ? h("p", { class: "muted", role: "status" }, t("round.waitingOthers"), " ",
-              this.table.seats.filter((s) => s.kind === "human" && !s.ready).map((s) => seatName(s)).join(", "))
+              this.table.seats.filter((s) => s.kind === "human" && !s.ready).map((s) => seatName(s, this.table.seats)).join(", "))
             : h("button", { type: "button", class: "primary big", id: "next-round", onclick: () => this.ready() }, t("round.next"))));
     }
     return null;
@@ -654,7 +671,7 @@ export class TableScreen {
       this.renderNotice();
     };
     const share = navigator.share ? () => navigator.share({ title: t("app.title"), text: t("waiting.shareText"), url: link }).catch(() => {}) : null;
-    return h("section", { class: "overlay-panel", role: "dialog", "aria-modal": "false", "aria-labelledby": "panel-title", "data-key": "waiting" },
+    return h("section", { class: "overlay-panel waiting-panel", role: "dialog", "aria-modal": "false", "aria-labelledby": "panel-title", "data-key": "waiting" },
       h("h2", { id: "panel-title" }, t("waiting.title")),
       h("p", {}, t("waiting.intro")),
       h("div", { class: "invite" },
@@ -662,6 +679,6 @@ export class TableScreen {
         h("button", { type: "button", class: "primary", id: "copy-invite", onclick: copy }, t("waiting.copy")),
         share && h("button", { type: "button", id: "share-invite", onclick: share }, t("waiting.share"))),
       h("ul", { class: "seat-list" }, this.table.seats.map((s) => h("li", { class: s.taken ? "taken" : "open" },
-        seatName(s), s.seat === this.seat ? ` (${t("seat.you")})` : "", s.taken ? "" : ` — ${t("waiting.free")}`))));
+        seatName(s, this.table.seats), s.seat === this.seat ? ` (${t("seat.you")})` : "", s.taken && s.kind === "human" && !s.connected ? ` — ${t("waiting.away")}` : ""))));
   }
 }
