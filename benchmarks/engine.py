@@ -1,7 +1,14 @@
-"""Engine speed: random full rounds per second, ``Match.copy()`` and ``play`` + ``undo``.
+"""Engine speed: random full rounds per second, the cost of ``Match.copy()`` and of ``play`` + ``undo``.
 
-Every figure is a median over repeats on one core, printed beside the same figure for the plain
-reference implementation of the rules (``tests/engine/reference.py``) run in the same process.
+Each figure is the median over repeats of the CPU time of this process (one core; the machine
+may be shared), printed beside the same figure for the baseline: the plain reference
+implementation of the rules (``tests/engine/reference.py``), run in the same process.
+
+A round goes through the public API, the deal included::
+
+    match = Match(rules, seed=index)
+    while match.turn is not None:
+        match.play(rng.choice(match.legal_plays()))
 
 Usage: ``PYTHONPATH=src python benchmarks/engine.py [--repeats 7] [--rounds 2000]``
 """
@@ -19,70 +26,98 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "engine"))
 
+import reference
+
 from kseri import Match, Rules
 
-try:
-    import reference
-except ImportError:  # before the reference existed
-    reference = None
+MakeMatch = Callable[[Rules, int], Any]
+ENGINES: dict[str, tuple[MakeMatch, int]] = {
+    # name: (how to start a match, how many times the baseline does less work)
+    "kseri.engine": (lambda rules, seed: Match(rules, seed=seed), 1),
+    "reference": (lambda rules, seed: reference.Match(rules, seed=seed), 20),
+}
 
 
-def rounds_per_second(make: Callable[[Rules, int], Any], rules: Rules, rounds: int, seed: int) -> float:
-    """Random full rounds per second through the public API, the deal included."""
+def rounds_per_second(make: MakeMatch, rules: Rules, rounds: int, seed: int) -> float:
+    """Random full rounds per CPU second, the deal included."""
     rng = random.Random(seed)
-    start = time.perf_counter()
+    start = time.process_time()
     for index in range(rounds):
         match = make(rules, index)
         while match.turn is not None:
             match.play(rng.choice(match.legal_plays()))
-    return rounds / (time.perf_counter() - start)
+    return rounds / (time.process_time() - start)
 
 
-def mid_round(make: Callable[[Rules, int], Any], rules: Rules, plays: int) -> Any:
-    """A match some plays into its first round."""
-    match, rng = make(rules, 1), random.Random(1)
+class NoGame:
+    """A stand-in match that keeps no game: 48 plays from a 6-card hand, to time the loop alone."""
+
+    def __init__(self, rules: Rules, seed: int) -> None:
+        self.left = 48
+        self.hand = [0, 1, 2, 3, 4, 5]
+
+    @property
+    def turn(self) -> int | None:
+        return 0 if self.left else None
+
+    def legal_plays(self) -> list[int]:
+        return self.hand[:]
+
+    def play(self, card: int) -> None:
+        self.left -= 1
+
+
+def mid_round(make: MakeMatch, plays: int) -> Any:
+    """A Greek match some plays into its first round."""
+    match, rng = make(Rules.preset("greek"), 1), random.Random(1)
     for _ in range(plays):
         match.play(rng.choice(match.legal_plays()))
     return match
 
 
 def micros(action: Callable[[], object], number: int) -> float:
-    """Microseconds per call of ``action``."""
-    start = time.perf_counter()
+    """CPU microseconds per call of ``action``."""
+    start = time.process_time()
     for _ in range(number):
         action()
-    return (time.perf_counter() - start) / number * 1e6
+    return (time.process_time() - start) / number * 1e6
 
 
-def play_undo(match: Any) -> Callable[[], object]:
-    """One play of the first legal card and its undo."""
+def play_and_undo(match: Any) -> Callable[[], object]:
+    """One play of the first legal card, then its undo."""
+
     def action() -> object:
         match.play(match.legal_plays()[0])
         return match.undo()
+
     return action
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=7)
-    parser.add_argument("--rounds", type=int, default=2000, help="rounds per repeat")
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=7, help="repeats of each figure (median)")
+    parser.add_argument("--rounds", type=int, default=2000, help="rounds per repeat for the engine")
     args = parser.parse_args()
-    engines: list[tuple[str, Callable[[Rules, int], Any]]] = [
-        ("kseri.engine", lambda rules, seed: Match(rules, seed=seed)),
-    ]
-    if reference is not None:
-        engines.append(("reference", lambda rules, seed: reference.Match(rules, seed=seed)))
-    print(f"python {sys.version.split()[0]}, medians of {args.repeats} repeats")
-    for name, make in engines:
+    figures: dict[str, dict[str, str]] = {}
+    for name, (make, slower) in ENGINES.items():
+        column = figures.setdefault(name, {})
         for preset in ("greek", "pisti"):
             rules = Rules.preset(preset)
-            figures = [rounds_per_second(make, rules, args.rounds, seed) for seed in range(args.repeats)]
-            print(f"{name:13} {preset:6} rounds/s       {statistics.median(figures):10,.0f}")
-        match = mid_round(make, Rules.preset("greek"), 20)
-        copies = [micros(match.copy, 20000) for _ in range(args.repeats)]
-        print(f"{name:13} greek  copy (us)      {statistics.median(copies):10.2f}")
-        undos = [micros(play_undo(match), 20000) for _ in range(args.repeats)]
-        print(f"{name:13} greek  play+undo (us) {statistics.median(undos):10.2f}")
+            runs = [rounds_per_second(make, rules, max(1, args.rounds // slower), seed)
+                    for seed in range(args.repeats)]
+            column[f"{preset} rounds/s"] = f"{statistics.median(runs):,.0f}"
+        match = mid_round(make, 20)
+        number = 20000 // slower
+        for row, action in (("copy (us)", match.copy), ("play+undo (us)", play_and_undo(match))):
+            column[row] = f"{statistics.median(micros(action, number) for _ in range(args.repeats)):.2f}"
+    print(f"python {sys.version.split()[0]}, CPU time of one process, medians of {args.repeats} repeats")
+    print(f"{'figure':16}" + "".join(f"{name:>15}" for name in figures))
+    for row in figures["kseri.engine"]:
+        print(f"{row:16}" + "".join(f"{column[row]:>15}" for column in figures.values()))
+    loop = statistics.median(
+        rounds_per_second(NoGame, Rules.preset("greek"), args.rounds, seed) for seed in range(args.repeats)
+    )
+    print(f"the loop alone (a stand-in match that keeps no game): {loop:,.0f} rounds/s")
 
 
 if __name__ == "__main__":

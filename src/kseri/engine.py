@@ -27,6 +27,7 @@ Shuffles come from SHA-512, so that anyone can check a deal from its seed in any
 
 from __future__ import annotations
 
+import functools
 import math
 import operator
 import secrets
@@ -40,7 +41,7 @@ from kseri.rules import CentreDeal, MajorityTie, Rules, TargetRule
 
 if TYPE_CHECKING:
     import random
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
 _TWO_CLUBS: Final = TWO * 4 + CLUBS
 
@@ -70,7 +71,10 @@ def uniform_below(seed: str, draw: int, bound: int) -> tuple[int, int]:
     bits = (bound - 1).bit_length()
     blocks = max(1, -(-bits // 512))
     while True:
-        digest = b"".join([sha512(f"{seed}/{draw}/{block}".encode()).digest() for block in range(blocks)])
+        if blocks == 1:
+            digest = sha512(f"{seed}/{draw}/0".encode()).digest()
+        else:
+            digest = b"".join([sha512(f"{seed}/{draw}/{block}".encode()).digest() for block in range(blocks)])
         draw += 1
         value = int.from_bytes(digest, "big") >> (512 * blocks - bits)
         if value < bound:
@@ -95,6 +99,15 @@ def shuffled(cards: Sequence[Card], seed: str, draw: int) -> tuple[list[Card], i
         x //= radix
         result[i], result[j] = result[j], result[i]
     return result, draw
+
+
+_Batch = tuple[tuple[Card, ...], ...]
+
+
+@functools.cache
+def _seat_picker(players: int, dealer: int) -> Callable[[_Batch], _Batch]:
+    """Picks the hands of seats 0, 1, ... out of a batch dealt from the seat after ``dealer``."""
+    return operator.itemgetter(*[(seat - dealer - 1) % players for seat in range(players)])
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,15 +164,15 @@ class Deal:
         # Cut the cards into hands of ``size`` in dealing order, group them by batch, and
         # pick each seat's hand out of its batch (the seat after the dealer was dealt first).
         in_hands = zip(*[iter(cards)] * size, strict=True)
-        by_seat = operator.itemgetter(*[(seat - dealer - 1) % players for seat in range(players)])
-        hands = tuple(map(by_seat, zip(*[in_hands] * players, strict=True)))
+        hands = tuple(map(_seat_picker(players, dealer), zip(*[in_hands] * players, strict=True)))
         shown = cards[-1] if rules.centre_deal is CentreDeal.PISTI else None
         return cls(dealer, tuple(centre), face_down, hands, shown, deal_seed)
 
     def check(self, rules: Rules) -> None:
         """Raise :class:`IllegalPlayError`, saying why, unless this deal fits ``rules``: a valid
         dealer, every card of the deck exactly once, hands of ``batch_size`` in ``batches``
-        batches, a centre of ``centre_size`` with a face-up top, the shown card the dealer's last."""
+        batches, a centre of ``centre_size`` with a face-up top, and (Pisti only) the shown card
+        the dealer's last."""
         players = rules.players
         if not 0 <= self.dealer < players:
             raise IllegalPlayError(f"the deal's dealer must be seat 0 to {players - 1}, not {self.dealer}")
@@ -182,7 +195,10 @@ class Deal:
             raise IllegalPlayError(
                 f"the deal must hold every card of the {rules.deck_size}-card deck exactly once"
             )
-        if self.shown is not None and self.shown != self.hands[-1][self.dealer][-1]:
+        if rules.centre_deal is not CentreDeal.PISTI:
+            if self.shown is not None:
+                raise IllegalPlayError(f"no card is shown with the {rules.centre_deal} centre deal")
+        elif self.shown != self.hands[-1][self.dealer][-1]:
             raise IllegalPlayError("the shown card must be the dealer's last card")
 
 
@@ -280,19 +296,25 @@ class _Config:
     """What a match needs from its rules, worked out once per :class:`Rules` object."""
 
     __slots__ = (
-        "batch_size", "batches", "card_items", "double_kseri", "jack_kseri", "jacks_table_bonus",
-        "kseri_on_last_card", "kseri_value", "marks_always", "per_batch", "players", "points",
-        "side_of", "sides", "total_plays", "two_clubs_match_bonus", "wild",
+        "batches", "card_items", "double_kseri", "every_tied_side", "jack_kseri",
+        "jacks_table_bonus", "kseri_on_last_card", "kseri_value", "last_capture_item", "majority_item",
+        "marks_always", "next_seat", "no_captures", "no_kseri", "per_batch", "players", "point_cards",
+        "points", "quiet_plays", "side_of", "sides", "total_plays", "two_clubs_match_bonus", "wild",
     )
 
     def __init__(self, rules: Rules) -> None:
         self.players = rules.players
         self.sides = rules.sides
         self.side_of = tuple(rules.side_of(seat) for seat in range(rules.players))
-        self.batch_size = rules.batch_size
         self.batches = rules.batches
         self.per_batch = rules.players * rules.batch_size
         self.total_plays = self.batches * self.per_batch
+        self.next_seat = (*range(1, rules.players), 0)
+        """The seat after each seat."""
+        self.quiet_plays = tuple(
+            tuple(PublicPlay(seat, card, 0, ()) for card in ALL_CARDS) for seat in range(rules.players)
+        )
+        """Per seat and card, the play of that card onto the centre without a capture (shared)."""
         self.wild = tuple(rules.jacks_capture_all and RANK_OF[card] == JACK for card in ALL_CARDS)
         """Per card number: whether it captures any non-empty pile."""
         self.kseri_value = rules.kseri_value
@@ -304,6 +326,16 @@ class _Config:
         self.marks_always = bool(rules.jacks_table_bonus or rules.two_clubs_match_bonus)
         """Whether a capture of more than one card may score a mark."""
         self.points = rules.points_table
+        self.point_cards = frozenset(card for card in ALL_CARDS[: rules.deck_size] if self.points[card])
+        """The cards that score points."""
+        bonus = rules.majority_bonus
+        self.majority_item = ScoreItem("majority", None, bonus) if bonus else None
+        self.every_tied_side = rules.majority_tie is MajorityTie.EVERY_TIED_SIDE
+        self.last_capture_item = (
+            ScoreItem("last-capture", None, rules.last_capture_bonus) if rules.last_capture_bonus else None
+        )
+        self.no_kseri = (0,) * self.sides
+        self.no_captures = ((),) * self.sides
         self.card_items = tuple(
             ScoreItem("card", card, points) for card, points in zip(ALL_CARDS, self.points, strict=False)
         )
@@ -484,13 +516,14 @@ class Match:
         """
         turn = self._turn
         if turn is not None and seat is None and move.__class__ is Card:
+            hand = self._hands[turn]
             try:
-                position = self._hands[turn].index(move)
+                position = hand.index(move)
             except ValueError:
                 turn, position = self._locate(move, seat)
         else:
             turn, position = self._locate(move, seat)
-        hand = self._hands[turn]
+            hand = self._hands[turn]
         card = hand.pop(position)
         centre = self._centre
         cfg = self._cfg
@@ -508,19 +541,17 @@ class Match:
             self._last_capturer = turn
             if marks:
                 self._marks[side] += marks
+            self._plays.append(_new_play(PublicPlay, (turn, card, taken, marks)))
         else:
             centre.append(card)
-            taken = 0
-            marks = ()
-        self._plays.append(_new_play(PublicPlay, (turn, card, taken, marks)))
+            self._plays.append(cfg.quiet_plays[turn][card])
         self._positions.append(position)
         if hand or turn != self._dealer:
-            turn += 1
-            self._turn = 0 if turn == cfg.players else turn
+            self._turn = cfg.next_seat[turn]
         elif self._batch < cfg.batches:
-            self._hands = [list(cards) for cards in self._deal.hands[self._batch]]
+            self._hands = list(map(list, self._deal.hands[self._batch]))
             self._batch += 1
-            self._turn = (turn + 1) % cfg.players
+            self._turn = cfg.next_seat[turn]
         else:
             self._end_round()
 
@@ -696,9 +727,9 @@ class Match:
         self._deals = (*self._deals, deal)
         self._dealer = deal.dealer
         self._centre = list(deal.centre)
-        self._hands = [list(cards) for cards in deal.hands[0]]
+        self._hands = list(map(list, deal.hands[0]))
         self._batch = 1
-        self._captured = [[] for _ in range(cfg.sides)]
+        self._captured = list(map(list, cfg.no_captures))
         self._marks = [()] * cfg.sides
         self._last_capturer = -1
         self._first_capturer = -1
@@ -739,14 +770,13 @@ class Match:
 
     def _score(self) -> RoundResult:
         """The round's result from the captures and marks (the centre already swept)."""
-        rules = self.rules
         cfg = self._cfg
         table = cfg.points
         card_items = cfg.card_items
         breakdown: list[list[ScoreItem]] = []
         points: list[int] = []
         for captured, marks in zip(self._captured, self._marks, strict=True):
-            scoring = sorted(filter(table.__getitem__, captured))
+            scoring = sorted(cfg.point_cards.intersection(captured))
             items = list(map(card_items.__getitem__, scoring))
             total = sum(map(table.__getitem__, scoring))
             for mark in marks:
@@ -756,22 +786,24 @@ class Match:
             points.append(total)
         counts = list(map(len, self._captured))
         most = max(counts)
-        leaders = [side for side, count in enumerate(counts) if count == most]
-        bonus = rules.majority_bonus
-        if bonus and most and (len(leaders) == 1 or rules.majority_tie is MajorityTie.EVERY_TIED_SIDE):
-            for side in leaders:
-                breakdown[side].append(ScoreItem("majority", None, bonus))
-                points[side] += bonus
-        bonus = rules.last_capture_bonus
-        if bonus and self._last_capturer >= 0:
+        item = cfg.majority_item
+        if item is not None and most:
+            leaders = [side for side, count in enumerate(counts) if count == most]
+            if len(leaders) == 1 or cfg.every_tied_side:
+                for side in leaders:
+                    breakdown[side].append(item)
+                    points[side] += item.points
+        item = cfg.last_capture_item
+        if item is not None and self._last_capturer >= 0:
             side = cfg.side_of[self._last_capturer]
-            breakdown[side].append(ScoreItem("last-capture", None, bonus))
-            points[side] += bonus
+            breakdown[side].append(item)
+            points[side] += item.points
+        marks_by_side = self._marks
         return RoundResult(
             points=tuple(points),
             kseri=tuple(
-                sum(m.points for m in marks if m.kind in KSERI_KINDS) if marks else 0 for marks in self._marks
-            ),
+                sum(m.points for m in marks if m.kind in KSERI_KINDS) for marks in marks_by_side
+            ) if any(marks_by_side) else cfg.no_kseri,
             captured=tuple(map(tuple, self._captured)),
             breakdown=tuple(map(tuple, breakdown)),
             last_capturer=None if self._last_capturer < 0 else self._last_capturer,

@@ -63,7 +63,7 @@ def test_greedy_beats_random_on_duplicate_deals_in_a_three_player_game() -> None
 def test_a_misbehaving_engine_forfeits_every_game_and_the_bench_finishes(mode: str, problem: str) -> None:
     bad = engine_player("bad=" + shlex.join(misbehaving_engine(mode)))
     config = TournamentConfig((builtin_player("random"), bad), Rules.preset("greek"),
-                              deals=2, matches=1, seed=1, time_ms=50)
+                              deals=2, matches=1, seed=1, time_ms=50, grace_ms=100)
     outcome = run_tournament(config, workers=1)
     assert [d.forfeit for d in outcome.deals] == [1, 1]
     assert all(d.difference is None for d in outcome.deals)

@@ -8,6 +8,7 @@ cards so that playing the first card of the hand, turn after turn, makes exactly
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from kseri import Card, Deal, Match, Rules, parse_cards
 from kseri.cards import ALL_CARDS, JACK
@@ -56,3 +57,12 @@ def points_for(result: RoundResult, side: int, of: Iterable[Card]) -> int:
     """Points a side scored for some cards: their card points and the marks made with them."""
     wanted = set(of)
     return sum(item.points for item in result.breakdown[side] if item.card in wanted)
+
+
+def snapshot(match: Match) -> tuple[Any, ...]:
+    """Everything observable about a match: every seat's view and the match's standing."""
+    return (
+        tuple(match.view(seat) for seat in range(match.rules.players)),
+        match.turn, match.phase, match.totals, match.target, match.winner, match.round_results,
+        match.centre_left, match.deals, match.plays, match.stock_size,
+    )

@@ -346,3 +346,26 @@ def test_higher_total_wins_and_a_tie_plays_another_deal() -> None:
     match = tie_round(tied.replace(last_capture_bonus=10))  # 11 and 21: both pass, the higher wins
     play_first_cards(match)
     assert (match.totals, match.winner, match.phase) == ((11, 21), A, Phase.MATCH_OVER)
+
+
+def test_a_tie_for_the_most_cards_among_three_sides_gives_the_majority_to_nobody() -> None:
+    three = Rules.preset("three-player")
+    for seed in range(300):
+        match = Match(three, seed=seed)
+        play_first_cards(match)
+        counts = list(map(len, match.round_results[-1].captured))
+        if counts.count(max(counts)) == 2:
+            break
+    else:
+        pytest.fail("no three-player round with a tie for the most cards in 300 seeds")
+    assert all(item.kind != "majority" for items in match.round_results[-1].breakdown for item in items)
+    rewarded = Match(three.replace(majority_tie=MajorityTie.EVERY_TIED_SIDE), seed=seed)
+    play_first_cards(rewarded)
+    winners = [side for side, items in enumerate(rewarded.round_results[-1].breakdown)
+               if any(item.kind == "majority" for item in items)]
+    assert winners == [side for side, count in enumerate(counts) if count == max(counts)]
+
+
+def test_pisti_decides_the_match_by_the_higher_total() -> None:
+    pisti = Rules.preset("pisti")
+    assert (pisti.target, pisti.target_rule) == (151, TargetRule.HIGHER_WINS)

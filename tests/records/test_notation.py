@@ -137,3 +137,23 @@ def test_the_example_in_the_docs_parses_verifies_and_is_written_back_the_same() 
     assert record["names"] == ["Eleni", "Nikos"] and not record["complete"]
     assert verify_record(record) == [] and replay_record(record) == []
     assert format_notation(record) == example
+
+
+def test_house_bonuses_and_kseris_are_annotated(play_match: PlayMatch) -> None:
+    rules = Rules.from_spec("classic,jacks_table_bonus=5,two_clubs_match_bonus=7")
+
+    def bonuses(record: dict[str, Any]) -> int:
+        return sum(item["kind"] in ("jacks-table", "two-clubs-match")
+                   for entry in record["rounds"] for items in entry["breakdown"] for item in items)
+
+    # The first seed whose match scores a house bonus (they are rare under random play).
+    record = next(r for r in (json.loads(json.dumps(record_from_match(play_match(rules, seed=seed))))
+                              for seed in range(100)) if bonuses(r))
+    text = format_notation(record)
+    words = text.split()
+    bonus_items = bonuses(record)
+    kseri_items = sum(item["kind"] in ("kseri", "double-kseri")
+                      for entry in record["rounds"] for items in entry["breakdown"] for item in items)
+    assert bonus_items >= 1 and sum(w.endswith("+") for w in words) == bonus_items
+    assert sum("*" in w for w in words if w != '"*"]') == kseri_items
+    assert parse_notation(text) == record

@@ -268,3 +268,14 @@ def test_save_load_append_and_read(tmp_path: Path, play_match: PlayMatch) -> Non
     (tmp_path / "list.json").write_text("[1, 2]")
     with pytest.raises(RecordError, match="a record is a JSON object, not list"):
         load_record(tmp_path / "list.json")
+
+
+def test_the_schema_refuses_malformed_records(play_match: PlayMatch) -> None:
+    record = as_json(record_from_match(play_match(Rules.preset("greek"), seed="schema", stop_after=60)))
+    VALIDATOR.validate(record)
+    for path, value in [("rounds.0.centre.0.card", "10D"), ("rounds.0.plays.0", ["0", "TD"]),
+                        ("complete", True), ("rules.centre_deal", "shuffle")]:
+        assert not VALIDATOR.is_valid(bad(record, path, value)), path
+    without_breakdown = copy.deepcopy(record)
+    del without_breakdown["rounds"][0]["breakdown"]
+    assert not VALIDATOR.is_valid(without_breakdown)

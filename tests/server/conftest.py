@@ -4,22 +4,12 @@ KSERI_TEST_POSTGRES_URL is set) and running servers."""
 from __future__ import annotations
 
 import asyncio
-import os
 import secrets
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from serverkit import Server
-
-POSTGRES_ENV = "KSERI_TEST_POSTGRES_URL"
-
-
-def _postgres_url() -> str | None:
-    url = os.environ.get(POSTGRES_ENV)
-    if not url and os.environ.get("CI") == "true":
-        pytest.fail(f"CI must test PostgreSQL: {POSTGRES_ENV} is not set (scripts/test sets it)")
-    return url
+from serverkit import POSTGRES_ENV, Server, postgres_url
 
 
 async def _postgres(url: str, sql: str) -> None:
@@ -38,7 +28,7 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
     if request.param == "sqlite":
         yield f"sqlite+aiosqlite:///{tmp_path / 'kseri.db'}"
         return
-    base = _postgres_url()
+    base = postgres_url()
     if base is None:
         pytest.skip(f"{POSTGRES_ENV} is not set (scripts/postgres start prints it)")
     name = f"kseri_{secrets.token_hex(6)}"
@@ -68,7 +58,11 @@ def start_server() -> Iterator[Callable[..., Server]]:
         server.stop()
 
 
-@pytest.fixture
-def server(start_server: Callable[..., Server], sqlite_url: str) -> Server:
-    """A server on a fresh SQLite file, bots playing at once."""
-    return start_server(sqlite_url)
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server for the session's tests that do not stop it: a fresh SQLite file, bots
+    playing at once (each test opens its own tables)."""
+    path = tmp_path_factory.mktemp("shared-server") / "kseri.db"
+    shared = Server(f"sqlite+aiosqlite:///{path}").start()
+    yield shared
+    shared.stop()

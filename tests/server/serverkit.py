@@ -10,6 +10,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -17,16 +18,28 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import jsonschema
+import jsonschema_rs
 import websockets
 
 SCHEMAS = Path(__file__).resolve().parents[2] / "src" / "kseri" / "schemas"
 SERVER_SCHEMA = json.loads((SCHEMAS / "ws-server.schema.json").read_text())
 CLIENT_SCHEMA = json.loads((SCHEMAS / "ws-client.schema.json").read_text())
-SERVER_MESSAGES = jsonschema.Draft202012Validator(SERVER_SCHEMA)
-CLIENT_MESSAGES = jsonschema.Draft202012Validator(CLIENT_SCHEMA)
+SERVER_MESSAGES = jsonschema_rs.validator_for(SERVER_SCHEMA)
+CLIENT_MESSAGES = jsonschema_rs.validator_for(CLIENT_SCHEMA)
 
 Json = dict[str, Any]
+
+POSTGRES_ENV = "KSERI_TEST_POSTGRES_URL"
+
+
+def postgres_url() -> str | None:
+    """The test PostgreSQL server's URL; in CI its absence is a failure, never a skip."""
+    import pytest
+
+    url = os.environ.get(POSTGRES_ENV)
+    if not url and os.environ.get("CI") == "true":
+        pytest.fail(f"CI must test PostgreSQL: {POSTGRES_ENV} is not set (scripts/test sets it)")
+    return url
 
 
 def free_port() -> int:
@@ -45,6 +58,7 @@ class Server:
     options: dict[str, str] = field(default_factory=dict)
     port: int = field(default_factory=free_port)
     process: subprocess.Popen[bytes] | None = None
+    log: Path | None = None
 
     @property
     def http(self) -> str:
@@ -58,19 +72,25 @@ class Server:
         settings = {"--bot-delay": "0", "--grace": "30", "--ready-timeout": "30"} | self.options
         for name, value in settings.items():
             args += [name, value]
-        self.process = subprocess.Popen(args, env=dict(os.environ), stdout=subprocess.PIPE,
-                                        stderr=subprocess.STDOUT)
+        handle, name = tempfile.mkstemp(prefix="kseri-server-", suffix=".log")
+        os.close(handle)
+        self.log = Path(name)
+        with self.log.open("wb") as log:
+            self.process = subprocess.Popen(args, env=dict(os.environ), stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                output = self.process.stdout.read().decode() if self.process.stdout else ""
-                raise RuntimeError(f"the server exited with {self.process.returncode}:\n{output}")
+                raise RuntimeError(f"the server exited with {self.process.returncode}:\n{self.output()}")
             try:
                 if httpx.get(self.http + "/api/rules", timeout=1).status_code == 200:
                     return self
             except httpx.HTTPError:
                 time.sleep(0.1)
         raise RuntimeError("the server did not start within 30 s")
+
+    def output(self) -> str:
+        """What the server has printed so far."""
+        return self.log.read_text(errors="replace") if self.log else ""
 
     def kill(self) -> None:
         """kill -9."""
@@ -124,11 +144,12 @@ class Client:
         self.seat: int | None = None
         self._readied: set[tuple[int, int]] = set()
         self._played: set[tuple[int, int]] = set()
+        self._last_play = (-1, -1)
 
     @classmethod
     async def connect(cls, server: Server, table_id: str, token: str | None = None,
                       since: int | None = None) -> Client:
-        connection = await websockets.connect(server.ws(table_id), max_size=None)
+        connection = await websockets.connect(server.ws(table_id), max_size=None, ping_interval=None)
         client = cls(connection, token)
         await client.send({"type": "hello", "protocol": 1, "token": token, "since": since})
         welcome = await client.receive()
@@ -175,6 +196,7 @@ class Client:
             key = (view["round"], len(view["plays"]))
             if key not in self._played:
                 self._played.add(key)
+                self._last_play = key
                 await self.send({"type": "play", "card": choose(view), "seq": state["seq"]})
 
     async def play_until(self, stop: Callable[[Json], bool], choose: Callable[[Json], str] = first_card,
@@ -188,6 +210,10 @@ class Client:
             await self.act(last, choose)
         while True:
             message = await self.receive(max(0.1, deadline - time.monotonic()))
+            if message["type"] == "error" and message["code"] == "stale":
+                # it acted on a state older than one on its way: the newer one decides
+                self._played.discard(self._last_play)
+                continue
             if message["type"] == "error":
                 raise AssertionError(f"the server refused a play: {message}")
             if message["type"] != "state":
@@ -200,3 +226,86 @@ class Client:
 def finished(state: Json) -> bool:
     status: str = state["table"]["status"]
     return status == "finished"
+
+
+class Replay:
+    """The match rebuilt by the test from a table's public history once every secret is out:
+    the deals from the revealed secrets and cuts, the plays from the events."""
+
+    def __init__(self, rules: Json, revealed: list[Json], table_id: str = "") -> None:
+        from kseri.rules import Rules
+
+        self.table_id = table_id
+        self.rules = Rules.from_options(rules)
+        self.fairness = {entry["round"]: entry for entry in revealed}
+        self.match: Any = None
+
+    def apply(self, event: Json) -> None:
+        from kseri.engine import Deal, Match
+        from kseri.fairness import commitment, deal_seed
+
+        if event["kind"] == "round-start":
+            fair = self.fairness[event["round"]]
+            seed = deal_seed(fair["secret"], fair["cut"])
+            assert commitment(fair["secret"]) == fair["commitment"] and seed == fair["deal_seed"]
+            if self.match is None:
+                self.match = Match(self.rules, seed=self.table_id,
+                                   deal=Deal.shuffle(self.rules, fair["dealer"], seed))
+            else:
+                assert self.match.dealer + 1 == fair["dealer"] or fair["dealer"] == 0
+                self.match.next_round(deal_seed=seed)
+        elif event["kind"] == "play":
+            assert self.match.turn == event["seat"]
+            self.match.play(event["card"])
+
+    def view(self, seat: int | None) -> Json | None:
+        """What ``seat`` may know now (``None``: a spectator), as the protocol shows it."""
+        from kseri.views import view_to_json
+
+        if self.match is None:
+            return None
+        data = view_to_json(self.match.view(0 if seat is None else seat))
+        if seat is None:
+            data.update(seat=None, side=None, hand=[], face_down_seen=[])
+        return data
+
+
+def history(states: list[Json]) -> list[Json]:
+    """The events of a complete ``since=0`` stream, checked to be numbered 1, 2, 3…"""
+    assert [s["seq"] for s in states] == list(range(1, len(states) + 1))
+    return [s["event"] for s in states]
+
+
+def audit(full: list[Json], clients: list[Client]) -> int:
+    """Check every state each client received against what its seat may know at that point:
+    exactly the view the engine gives that seat (so no other hand, no stock, no unseen
+    face-down card), the same event as everyone else, and no secret before its round ended.
+    Returns how many messages were checked."""
+    final = full[-1]
+    revealed = final["fairness"]["revealed"]
+    secrets_by_round = {e["round"]: (e["secret"], e["deal_seed"]) for e in revealed}
+    replay = Replay(final["table"]["rules"], revealed)
+    events = history(full)
+    wanted: dict[int, list[tuple[Client, Json]]] = {}
+    for client in clients:
+        for message in client.received:
+            if message["type"] in ("state", "welcome"):
+                text = json.dumps(message)
+                shown = {e["round"] for e in message.get("fairness", {"revealed": revealed})["revealed"]}
+                if message["type"] == "welcome":
+                    shown = set()
+                for index, (secret, seed) in secrets_by_round.items():
+                    if index not in shown:
+                        assert secret not in text and seed not in text, "a secret left before its round ended"
+            if message["type"] == "state":
+                wanted.setdefault(message["seq"], []).append((client, message))
+    checked = 0
+    for seq in range(0, len(events) + 1):
+        if seq:
+            replay.apply(events[seq - 1])
+        for client, message in wanted.get(seq, []):
+            if message["event"] is not None:
+                assert message["event"] == events[seq - 1]
+            assert message["view"] == replay.view(client.seat), f"seat {client.seat} at seq {seq}"
+            checked += 1
+    return checked

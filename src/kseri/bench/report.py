@@ -105,6 +105,7 @@ def summarize(outcome: TournamentOutcome, bootstrap: int = 200, confidence: floa
             "matches": config.matches,
             "seed": config.seed,
             "time_ms": config.time_ms,
+            "grace_ms": config.grace_ms,
             "confidence": confidence,
             "bootstrap": bootstrap,
         },

@@ -84,7 +84,9 @@ class TournamentConfig:
     """Match seeds per pair (each played once per rotation of the seats)."""
     seed: int
     time_ms: int = 1000
-    """Thinking time per play sent to external engines (the host waits a second more)."""
+    """Thinking time per play sent to external engines."""
+    grace_ms: int = 1000
+    """How much longer than ``time_ms`` the host waits for an engine's play before it forfeits."""
 
     def __post_init__(self) -> None:
         names = [player.name for player in self.players]
@@ -96,8 +98,9 @@ class TournamentConfig:
             raise ValueError(
                 f"a tournament needs deals >= 1 and matches >= 0, not {self.deals} and {self.matches}"
             )
-        if self.time_ms < 1:
-            raise ValueError(f"time_ms must be positive, not {self.time_ms}")
+        if self.time_ms < 1 or self.grace_ms < 0:
+            raise ValueError(f"time_ms must be positive and grace_ms not negative, not {self.time_ms} "
+                             f"and {self.grace_ms}")
 
     @property
     def pairs(self) -> list[tuple[int, int]]:
@@ -166,7 +169,7 @@ def _agent(config: TournamentConfig, player: Player, seat: int, seed: int) -> Ag
     key = (player.name, seat)
     if key not in _ENGINES:
         _ENGINES[key] = EngineProcess(player.name, player.command)
-    return EngineAgent(_ENGINES[key], seed, time_ms=config.time_ms)
+    return EngineAgent(_ENGINES[key], seed, time_ms=config.time_ms, grace_ms=config.grace_ms)
 
 
 def close_engines() -> None:

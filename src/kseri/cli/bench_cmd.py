@@ -49,6 +49,7 @@ def tournament_command(
     seed: Annotated[int, typer.Option(help="Tournament seed: the same seed gives the same results.")] = 1,
     workers: Annotated[int, typer.Option(help="Worker processes (0: one per CPU core).")] = 0,
     time_ms: Annotated[int, typer.Option("--time-ms", help="Thinking time per play for engines.")] = 1000,
+    grace_ms: Annotated[int, typer.Option("--grace-ms", help="Extra wait before an engine forfeits.")] = 1000,
     bootstrap: Annotated[int, typer.Option(help="Bootstrap samples for the rating intervals.")] = 200,
     json_path: Annotated[Path | None, typer.Option("--json", help="Write the summary as JSON here.")] = None,
     plot_path: Annotated[
@@ -63,7 +64,8 @@ def tournament_command(
             raise ValueError(f"workers must be 0 (one per core) or more, not {workers}")
         entrants: list[Player] = [builtin_player(level) for level in players or []]
         entrants += [engine_player(spec) for spec in engines or []]
-        config = TournamentConfig(tuple(entrants), Rules.from_spec(rules_spec), deals, matches, seed, time_ms)
+        config = TournamentConfig(tuple(entrants), Rules.from_spec(rules_spec), deals, matches, seed, time_ms,
+                                  grace_ms)
     except (ValueError, RulesError) as error:
         errors.print(f"[red]error:[/red] {error}", highlight=False)
         raise typer.Exit(2) from None

@@ -18,6 +18,8 @@ def serve_command(
     grace: float = typer.Option(
         60.0, help="Seconds an absent player keeps their seat before a bot plays for them."),
     ready_timeout: float = typer.Option(30.0, help="Seconds to wait for players' ready before dealing."),
+    rate: float = typer.Option(
+        20.0, help="Messages a second one connection may send (twice as many at once)."),
     log_level: str = typer.Option("warning", help="uvicorn's log level."),
 ) -> None:
     """Start the game server (HTTP, WebSocket and the web page) and print the address to open."""
@@ -26,11 +28,11 @@ def serve_command(
     from kseri.server import ServerSettings, create_app, default_database_url
 
     settings = ServerSettings(database_url=db or default_database_url(), bot_delay=bot_delay,
-                              grace=grace, ready_timeout=ready_timeout)
+                              grace=grace, ready_timeout=ready_timeout, rate=rate, burst=2 * rate)
     shown_host = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     typer.echo(f"kseri server: open http://{shown_host}:{port}/  (database: {_safe(settings.database_url)})")
     uvicorn.run(create_app(settings), host=host, port=port, log_level=log_level,
-                ws_max_size=1 << 20, ws_ping_interval=20, ws_ping_timeout=20)
+                ws_max_size=1 << 20, ws_ping_interval=20, ws_ping_timeout=20, ws_per_message_deflate=False)
 
 
 def _safe(url: str) -> str:

@@ -7,6 +7,7 @@ import asyncio
 import json
 import logging
 import secrets
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
 from pathlib import Path
@@ -22,7 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from kseri.agents import AGENTS
 from kseri.rules import PRESET_SOURCES, PRESETS, Rules, RulesError
 from kseri.server import db
-from kseri.server.protocol import ProtocolError, parse_client_message
+from kseri.server.protocol import Hello, Play, ProtocolError, Ready, parse_client_message
 from kseri.server.room import Connection, GameTable, SeatState, hash_token
 from kseri.server.settings import ServerSettings
 
@@ -68,7 +69,7 @@ class CreateTable(_Body):
     """A preset with overrides (``greek,jack_kseri=25``) or every option as an object."""
     seats: Annotated[list[SeatSpec], Field(min_length=2, max_length=6)] | None = None
     """One entry per seat; default: every seat for people. The creator takes the first person's."""
-    clock: Annotated[int, Field(ge=5, le=3600)] | None = None
+    clock: Annotated[int, Field(ge=1, le=3600)] | None = None
     """Seconds per play (``null``: no clock)."""
     casual: bool = True
     public: bool = True
@@ -220,6 +221,17 @@ class Tables:
         table.start()
         return table, creator, token
 
+    async def forget_idle(self, every: float = 60.0, after: float = 600.0) -> None:
+        """Let go of finished tables nobody watches (they load again from the database when
+        asked for), so a long-running server's memory holds the tables in play."""
+        while True:
+            await asyncio.sleep(every)
+            now = time.monotonic()
+            for table_id, table in list(self.live.items()):
+                if table.idle(now, after):
+                    table.stop()
+                    del self.live[table_id]
+
     def close(self) -> None:
         """Stop every table's timers."""
         for table in self.live.values():
@@ -238,9 +250,11 @@ def create_app(settings: ServerSettings) -> FastAPI:
         tables = Tables(store, settings)
         await tables.restore()
         state["tables"] = tables
+        forgetting = asyncio.create_task(tables.forget_idle())
         try:
             yield
         finally:
+            forgetting.cancel()
             tables.close()
             await store.close()
 
@@ -337,7 +351,7 @@ def create_app(settings: ServerSettings) -> FastAPI:
         table = await table_or_404(table_id)
         if table.state.status != "finished":
             raise ApiError(409, "not-finished", "the match is not over yet")
-        raise ApiError(409, "no-records", "this server cannot write game records yet")
+        return table.record()
 
     @app.get("/api/rules", response_model=RulesOut)
     async def rules() -> dict[str, Any]:
@@ -389,11 +403,12 @@ def create_app(settings: ServerSettings) -> FastAPI:
     return app
 
 
-async def _answer(table: GameTable, connection: Connection, message: Any, settings: ServerSettings) -> None:
-    """Check one raw WebSocket message and hand it to the table."""
+async def _answer(table: GameTable, connection: Connection, frame: Any, settings: ServerSettings) -> None:
+    """Check one raw WebSocket frame and hand its message to the table (refused messages and
+    pings, not accepted moves, spend the connection's allowance)."""
     if not connection.bucket.take():
         raise ProtocolError("throttled", f"too many messages: at most {settings.rate:g} a second")
-    text = message.get("text")
+    text = frame.get("text")
     if text is None:
         raise ProtocolError("bad-message", "send JSON text frames, not binary ones")
     if len(text.encode()) > settings.max_message:
@@ -402,4 +417,7 @@ async def _answer(table: GameTable, connection: Connection, message: Any, settin
         data = json.loads(text)
     except ValueError as error:
         raise ProtocolError("bad-json", f"not JSON: {error}") from None
-    await table.handle(connection, parse_client_message(data))
+    message = parse_client_message(data)
+    await table.handle(connection, message)
+    if isinstance(message, Hello | Play | Ready):
+        connection.bucket.refund()  # accepted moves are paced by the game itself

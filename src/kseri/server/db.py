@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -131,6 +132,7 @@ class Store:
         self.engine = engine
         self._queue: asyncio.Queue[tuple[Batch, asyncio.Future[None]]] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
+        self._connection: AsyncConnection | None = None
 
     @classmethod
     async def open(cls, url: str) -> Store:
@@ -152,9 +154,10 @@ class Store:
     async def close(self) -> None:
         """Finish queued writes and disconnect."""
         if self._writer is not None:
-            while not self._queue.empty():
-                await asyncio.sleep(0.01)
+            await self._queue.join()
             self._writer.cancel()
+        if self._connection is not None:
+            await self._connection.close()
         await self.engine.dispose()
 
     async def write(self, batch: Batch) -> None:
@@ -183,6 +186,7 @@ class Store:
                     except Exception as failure:
                         results.append(failure)
             for (_, future), error in zip(items, results, strict=True):
+                self._queue.task_done()
                 if future.done():
                     continue
                 if error is None:
@@ -191,13 +195,23 @@ class Store:
                     future.set_exception(error)
 
     async def _commit(self, batch: Batch) -> None:
-        async with self.engine.begin() as connection:
-            for table in _INSERT_ORDER:
-                rows = batch.rows.get(table.name)
-                if rows:
-                    await connection.execute(table.insert(), rows)
-            for statement in batch.updates:
-                await connection.execute(statement)
+        # the writer keeps one connection: no pool check-out and reset per transaction
+        if self._connection is None:
+            self._connection = await self.engine.connect()
+        connection = self._connection
+        try:
+            async with connection.begin():
+                for table in _INSERT_ORDER:
+                    rows = batch.rows.get(table.name)
+                    if rows:
+                        await connection.execute(table.insert(), rows)
+                for statement in batch.updates:
+                    await connection.execute(statement)
+        except Exception:
+            self._connection = None
+            with suppress(Exception):
+                await connection.close()
+            raise
 
     async def unfinished(self) -> list[str]:
         """The ids of tables whose match is not over."""

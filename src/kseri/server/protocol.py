@@ -9,9 +9,6 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from kseri.engine import Match, View
-from kseri.views import view_to_json
-
 PROTOCOL = 1
 """The protocol version this server speaks."""
 
@@ -89,18 +86,3 @@ def parse_client_message(data: object) -> Hello | Play | Ready | Hint | Ping:
         first = error.errors()[0]
         where = ".".join(str(part) for part in first["loc"]) or "message"
         raise ProtocolError("bad-message", f"{where}: {first['msg']}") from None
-
-
-def spectator_view_json(match: Match) -> dict[str, Any]:
-    """The public part of the match: a view of no seat (no hand, no seen face-down cards)."""
-    data = view_to_json(match.view(0))
-    data.update(seat=None, side=None, hand=[], face_down_seen=[])
-    return data
-
-
-def seat_view_json(match: Match, seat: int | None) -> dict[str, Any]:
-    """What ``seat`` may see (``None``: a spectator)."""
-    if seat is None:
-        return spectator_view_json(match)
-    view: View = match.view(seat)
-    return view_to_json(view)

@@ -10,6 +10,7 @@ connection, each with the view of its own seat.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import hmac
 import json
@@ -22,19 +23,21 @@ from typing import Any
 
 from fastapi import WebSocket
 
-from kseri.agents import Agent, make_agent
+from kseri.agents import Agent, hint, make_agent
 from kseri.cards import Card, CardError
 from kseri.engine import Deal, IllegalPlayError, Match, Phase
 from kseri.fairness import commitment, deal_seed, new_secret
+from kseri.records import record_from_match
 from kseri.rules import Rules
 from kseri.server import db
-from kseri.server.protocol import PROTOCOL, Hello, Hint, Ping, Play, ProtocolError, Ready, seat_view_json
+from kseri.server.protocol import PROTOCOL, Hello, Hint, Ping, Play, ProtocolError, Ready
 from kseri.server.settings import ServerSettings
+from kseri.views import result_to_json, view_to_json
 
 log = logging.getLogger("kseri.server")
 
-STANDIN_LEVELS = ("master", "expert", "greedy")
-"""Who plays for an absent player: the strongest of these levels the server has."""
+STANDIN_LEVEL = "expert"
+"""Who plays for an absent player (strong, and quick enough to keep a table moving)."""
 
 
 def hash_token(token: str) -> str:
@@ -99,6 +102,7 @@ class GameState:
         """The last event that changed whose turn it is (a play must have seen it)."""
         self.readies: set[int] = set()
         self.cut = ""
+        self._results: tuple[int, list[dict[str, Any]]] = (0, [])
 
     @property
     def status(self) -> str:
@@ -164,6 +168,22 @@ class GameState:
         self.seq = event.seq
         return shown
 
+    def view_json(self, seat: int | None) -> dict[str, Any] | None:
+        """What ``seat`` may see now as JSON (``None``: a spectator, who sees no hand and no
+        face-down card), or ``None`` before the first deal."""
+        match = self.match
+        if match is None:
+            return None
+        view = match.view(0 if seat is None else seat)
+        # the finished rounds' results are the same for everyone: turn them into JSON once
+        if self._results[0] != len(view.round_results):
+            self._results = (len(view.round_results), [result_to_json(r) for r in view.round_results])
+        data = view_to_json(dataclasses.replace(view, round_results=()))
+        data["round_results"] = self._results[1]
+        if seat is None:
+            data.update(seat=None, side=None, hand=[], face_down_seen=[])
+        return data
+
     def fairness(self) -> dict[str, Any]:
         """The fairness record so far: the commitment to the round at hand (the one being
         played, or the next one), who cuts it, and the secrets of the rounds that have ended."""
@@ -186,6 +206,24 @@ class GameState:
                 "cutter": self.cutter(current), "revealed": revealed}
 
 
+class StateText:
+    """The ``state`` messages of one moment of a table, each shared part turned into JSON once."""
+
+    def __init__(self, table: dict[str, Any], state: GameState) -> None:
+        self._table = db.dumps(table)
+        self._fairness = db.dumps(state.fairness())
+        self._state = state
+        self._views: dict[int | None, str] = {}
+
+    def message(self, seq: int, event: dict[str, Any] | None, seat: int | None) -> str:
+        """The ``state`` message for a connection of ``seat`` (``None``: a spectator)."""
+        view = self._views.get(seat)
+        if view is None:
+            view = self._views[seat] = db.dumps(self._state.view_json(seat))
+        return (f'{{"type":"state","seq":{seq},"table":{self._table},"view":{view},'
+                f'"event":{db.dumps(event)},"fairness":{self._fairness}}}')
+
+
 class TokenBucket:
     """A connection's message allowance: ``rate`` a second, at most ``burst`` at once."""
 
@@ -204,6 +242,10 @@ class TokenBucket:
         self.tokens -= 1
         return True
 
+    def refund(self) -> None:
+        """Give back the token of a message that turned out to be a legitimate move."""
+        self.tokens = min(self.burst, self.tokens + 1)
+
 
 class Connection:
     """One WebSocket: who it speaks for and the messages queued for it."""
@@ -219,10 +261,14 @@ class Connection:
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue a message (a client too slow to take them is disconnected)."""
+        self.send_text(db.dumps(message))
+
+    def send_text(self, text: str) -> None:
+        """Queue a message already in JSON."""
         if self._queue.qsize() > self.MAX_QUEUED:
             self.close()
             return
-        self._queue.put_nowait(json.dumps(message, separators=(",", ":")))
+        self._queue.put_nowait(text)
 
     def close(self) -> None:
         """Stop sending after what is queued."""
@@ -258,6 +304,7 @@ class GameTable:
                  rounds: list[RoundSecret], store: db.Store, settings: ServerSettings) -> None:
         self.id = table_id
         self.rules = Rules.from_options(json.loads(row["rules"]))
+        self.rules_json = self.rules.options()
         self.casual: bool = row["casual"]
         self.public: bool = row["public"]
         self.clock: int | None = row["clock"]
@@ -273,6 +320,8 @@ class GameTable:
         self.connections: set[Connection] = set()
         self.turn_since = time.monotonic()
         self.pending_since = time.monotonic()
+        self.touched = time.monotonic()
+        """When the table last changed (finished tables nobody watches are let go after a while)."""
         self._agents: dict[int, Agent] = {}
         self._timer: asyncio.TimerHandle | None = None
         self._tasks: set[asyncio.Task[None]] = set()
@@ -320,7 +369,7 @@ class GameTable:
         now = time.monotonic()
         return {
             "id": self.id,
-            "rules": self.rules.options(),
+            "rules": self.rules_json,
             "casual": self.casual,
             "public": self.public,
             "clock": self.clock,
@@ -340,23 +389,14 @@ class GameTable:
             "rematch": self.rematch,
         }
 
-    def _state_message(self, seq: int, event: dict[str, Any] | None, table: dict[str, Any],
-                       fairness: dict[str, Any], state: GameState, seat: int | None,
-                       views: dict[int | None, dict[str, Any] | None]) -> dict[str, Any]:
-        if seat not in views:
-            views[seat] = None if state.match is None else seat_view_json(state.match, seat)
-        return {"type": "state", "seq": seq, "table": table, "view": views[seat], "event": event,
-                "fairness": fairness}
-
-    def _missed(self, seat: int | None, since: int) -> list[dict[str, Any]]:
+    def _missed(self, seat: int | None, since: int) -> list[str]:
         """The state messages after ``since``, each as ``seat`` saw it then."""
         replay = GameState(self.id, self.rules, self.rounds)
         messages = []
         for event in self.events:
             shown = replay.apply(event)
             if event.seq > since:
-                messages.append(self._state_message(event.seq, shown, self.table_json(replay),
-                                                    replay.fairness(), replay, seat, {}))
+                messages.append(StateText(self.table_json(replay), replay).message(event.seq, shown, seat))
         return messages
 
     # -- seats ---------------------------------------------------------------------------------
@@ -411,8 +451,8 @@ class GameTable:
         if not connection.joined:
             raise ProtocolError("bad-message", "say hello first")
         if isinstance(message, Hint):
-            raise ProtocolError("hints-off", "hints are not available on this server yet"
-                                if self.casual else "this table does not allow hints")
+            connection.send(await self._hint(connection.seat))
+            return
         async with self.lock:
             seat = connection.seat
             if seat is None:
@@ -421,6 +461,31 @@ class GameTable:
                 await self._play_request(seat, message)
             else:
                 await self._ready(seat, message)
+
+    async def _hint(self, seat: int | None) -> dict[str, Any]:
+        """The master's value of each legal play for ``seat`` (casual tables, on its turn)."""
+        if not self.casual:
+            raise ProtocolError("hints-off", "this table does not allow hints")
+        if seat is None:
+            raise ProtocolError("not-seated", "spectators get no hints")
+        match = self.state.match
+        if match is None or match.turn is None:
+            raise ProtocolError("not-playing", "no play is due")
+        if match.turn != seat:
+            raise ProtocolError("not-your-turn", f"it is seat {match.turn}'s turn, not seat {seat}'s")
+        ranked = await asyncio.to_thread(hint, match.view(seat), seed=self.state.seq)
+        values = [{"card": str(card), "value": round(value, 3)} for card, value in ranked]
+        return {"type": "hint", "values": values, "best": values[0]["card"]}
+
+    def record(self) -> dict[str, Any]:
+        """The game record (``kseri.records``) with every revealed fairness proof."""
+        match = self.state.match
+        if match is None:
+            raise LookupError("the first round has not been dealt")
+        proofs = [{"commitment": e["commitment"], "secret": e["secret"], "cut": e["cut"]}
+                  for e in self.state.fairness()["revealed"]]
+        names = [seat.name or f"Player {index + 1}" for index, seat in enumerate(self.seats)]
+        return record_from_match(match, names=names, fairness=proofs)
 
     async def _hello(self, connection: Connection, message: Hello) -> None:
         if message.protocol != PROTOCOL:
@@ -439,14 +504,13 @@ class GameTable:
             elif message.since is not None and message.since == self.state.seq:
                 backlog = []
             else:
-                backlog = [self._state_message(self.state.seq, None, self.table_json(), self.state.fairness(),
-                                               self.state, seat, {})]
+                backlog = [StateText(self.table_json(), self.state).message(self.state.seq, None, seat)]
             connection.seat = seat
             connection.joined = True
             connection.send({"type": "welcome", "protocol": PROTOCOL, "table": self.table_json(),
                              "seat": seat})
-            for item in backlog:
-                connection.send(item)
+            for text in backlog:
+                connection.send_text(text)
             self.connections.add(connection)
             if seat is not None:
                 state = self.seats[seat]
@@ -479,11 +543,11 @@ class GameTable:
             raise ProtocolError("not-playing", "no play is due: " + (
                 "the first round has not been dealt" if match is None else
                 "the match is over" if match.is_over() else "the round is over"))
-        if match.turn != seat:
-            raise ProtocolError("not-your-turn", f"it is seat {match.turn}'s turn, not seat {seat}'s")
         if not state.turn_seq <= message.seq <= state.seq:
             raise ProtocolError("stale", f"seq {message.seq} is out of date: the turn began at "
                                 f"{state.turn_seq} and the latest state is {state.seq}")
+        if match.turn != seat:
+            raise ProtocolError("not-your-turn", f"it is seat {match.turn}'s turn, not seat {seat}'s")
         try:
             card = Card(message.card)
         except CardError as error:
@@ -570,22 +634,28 @@ class GameTable:
                 self.state.apply(event)
             raise ProtocolError("server-error", "the server could not store that; nothing changed") from None
         self.events.extend(new)
+        self.touched = time.monotonic()
+
+    def idle(self, now: float, after: float) -> bool:
+        """Whether the match is over, nobody is connected and nothing happened for ``after`` s."""
+        return self.state.status == "finished" and not self.connections and now - self.touched > after
 
     def _broadcast(self, applied: list[tuple[Event, dict[str, Any]]]) -> None:
-        table = self.table_json()
-        fairness = self.state.fairness()
-        views: dict[int | None, dict[str, Any] | None] = {}
+        moment = StateText(self.table_json(), self.state)
         for event, shown in applied:
             for connection in self.connections:
-                connection.send(self._state_message(event.seq, shown, table, fairness, self.state,
-                                                    connection.seat, views))
+                connection.send_text(moment.message(event.seq, shown, connection.seat))
 
     async def record_rematch(self, rematch_id: str) -> None:
         """Store and announce where the rematch is (the caller holds :attr:`lock`)."""
         batch = db.Batch()
         batch.updates.append(db.set_table(self.id, rematch=rematch_id))
-        await self._emit("rematch", None, {"table": rematch_id}, batch)
         self.rematch = rematch_id
+        try:
+            await self._emit("rematch", None, {"table": rematch_id}, batch)
+        except ProtocolError:
+            self.rematch = None
+            raise
 
     # -- bots, stand-ins, clocks and deals -----------------------------------------------------
 
@@ -660,8 +730,8 @@ class GameTable:
 
     def _agent(self, seat: int) -> Agent:
         if seat not in self._agents:
-            level = self.seats[seat].level if self.seats[seat].kind == "bot" else standin_level()
-            self._agents[seat] = make_agent(level or "greedy", seed=secrets.randbits(32))
+            level = self.seats[seat].level if self.seats[seat].kind == "bot" else STANDIN_LEVEL
+            self._agents[seat] = make_agent(level or STANDIN_LEVEL, seed=secrets.randbits(32))
         return self._agents[seat]
 
     def start(self) -> None:
@@ -674,11 +744,4 @@ class GameTable:
             self._timer.cancel()
         for task in list(self._tasks):
             task.cancel()
-
-
-def standin_level() -> str:
-    """The level that plays for absent people."""
-    from kseri.agents import AGENTS
-
-    return next(level for level in STANDIN_LEVELS if level in AGENTS)
 

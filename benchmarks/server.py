@@ -1,0 +1,146 @@
+"""Game server load: many concurrent tables of scripted players on loopback, every play
+committed to SQLite (WAL, synchronous=FULL) before anyone hears of it.
+
+Prints plays per second and a play's round trip (from sending ``play`` to receiving the
+state that shows it): median and 99th percentile, for one table alone (the baseline) and for
+the loaded server, side by side.
+
+    PYTHONPATH=src python benchmarks/server.py                 # 60 tables, 20 s
+    PYTHONPATH=src python benchmarks/server.py --tables 100 --seconds 30
+    PYTHONPATH=src python benchmarks/server.py --url http://127.0.0.1:8000   # a running server
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+import websockets
+
+
+@dataclass
+class Stats:
+    """Round trips of acknowledged plays, in seconds."""
+
+    latencies: list[float] = field(default_factory=list)
+
+    def summary(self, elapsed: float) -> tuple[float, float, float]:
+        """Plays per second, median and 99th percentile round trip in milliseconds."""
+        ordered = sorted(self.latencies)
+        p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] if ordered else float("nan")
+        median = statistics.median(ordered) if ordered else float("nan")
+        return len(ordered) / elapsed, median * 1000, p99 * 1000
+
+
+async def player(url: str, table_id: str, token: str, stats: Stats, stop: float) -> bool:
+    """Play a seat as fast as the table allows; True when the match ended before ``stop``."""
+    address = f"{url.replace('http', 'ws', 1)}/ws/tables/{table_id}"
+    async with websockets.connect(address, max_size=None, ping_interval=None, compression=None) as ws:
+        await ws.send(json.dumps({"type": "hello", "protocol": 1, "token": token}))
+        seat = None
+        sent_at = 0.0
+        readied = -1
+        async for text in ws:
+            message = json.loads(text)
+            if message["type"] == "welcome":
+                seat = message["seat"]
+                continue
+            if message["type"] == "error":
+                raise RuntimeError(f"the server refused a play: {message}")
+            if message["type"] != "state":
+                continue
+            event = message["event"]
+            if sent_at and event and event["kind"] == "play" and event["seat"] == seat:
+                stats.latencies.append(time.perf_counter() - sent_at)
+                sent_at = 0.0
+            if message["table"]["status"] == "finished":
+                return True
+            if time.perf_counter() > stop:
+                return False
+            view = message["view"]
+            if view is None or view["phase"] == "round-over":
+                round_index = message["fairness"]["round"]
+                if round_index != readied:
+                    readied = round_index
+                    await ws.send(json.dumps({"type": "ready"}))
+            elif view["turn"] == seat and not sent_at:
+                sent_at = time.perf_counter()
+                await ws.send(json.dumps({"type": "play", "card": view["hand"][0], "seq": message["seq"]}))
+    return False
+
+
+async def table_loop(url: str, client: httpx.AsyncClient, stats: Stats, stop: float) -> None:
+    """Play two-player matches one after another until ``stop``."""
+    while time.perf_counter() < stop:
+        answer = await client.post(f"{url}/api/tables", json={"rules": "greek", "public": False})
+        created = answer.json()
+        table_id = created["table"]["id"]
+        joined = (await client.post(f"{url}/api/tables/{table_id}/join", json={})).json()
+        await asyncio.gather(player(url, table_id, created["token"], stats, stop),
+                             player(url, table_id, joined["token"], stats, stop))
+
+
+async def measure(url: str, tables: int, seconds: float) -> tuple[float, float, float]:
+    stats = Stats()
+    start = time.perf_counter()
+    stop = start + seconds
+    async with httpx.AsyncClient(timeout=30) as client:
+        await asyncio.gather(*(table_loop(url, client, stats, stop) for _ in range(tables)))
+    return stats.summary(time.perf_counter() - start)
+
+
+def start_server(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    url = f"http://127.0.0.1:{port}"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "kseri", "serve", "--port", str(port), "--bot-delay", "0",
+         "--db", f"sqlite+aiosqlite:///{folder / 'bench.db'}"],
+        env=dict(os.environ), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"{url}/api/rules", timeout=1).status_code == 200:
+                return process, url
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    process.kill()
+    raise SystemExit("the server did not start within 30 s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables", type=int, default=60, help="concurrent tables (two players each)")
+    parser.add_argument("--seconds", type=float, default=20, help="length of the loaded run")
+    parser.add_argument("--url", help="a running server to load instead of starting one")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        process, url = (None, args.url) if args.url else start_server(Path(folder))
+        try:
+            base = asyncio.run(measure(url, 1, min(5.0, args.seconds)))
+            loaded = asyncio.run(measure(url, args.tables, args.seconds))
+        finally:
+            if process is not None:
+                process.terminate()
+                process.wait(10)
+    print(f"kseri server, SQLite, durable commits, {os.cpu_count()} cores; client and server on one machine")
+    print(f"{'':>22} {'plays/s':>9} {'median ms':>10} {'p99 ms':>8}")
+    print(f"{'1 table (baseline)':>22} {base[0]:9.0f} {base[1]:10.1f} {base[2]:8.1f}")
+    print(f"{f'{args.tables} tables':>22} {loaded[0]:9.0f} {loaded[1]:10.1f} {loaded[2]:8.1f}")
+
+
+if __name__ == "__main__":
+    main()

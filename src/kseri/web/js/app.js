@@ -1,0 +1,55 @@
+// The page: loads translations and the deck, then shows the lobby (/), a table (/t/ID) or a
+// finished table's replay (/t/ID#replay). Language and suit colours are switchable in the top bar.
+import { applyI18n, availableLanguages, currentLanguage, loadI18n, setLanguage } from "./i18n.js";
+import { loadDeck } from "./cards.js";
+import { LobbyScreen } from "./lobby.js";
+import { TableScreen } from "./table.js";
+import { ReplayScreen } from "./replay.js";
+
+let screen = null;
+
+function route() {
+  if (screen) screen.destroy();
+  const root = document.getElementById("app");
+  root.replaceChildren();
+  const match = location.pathname.match(/^\/t\/([^/]+)\/?$/);
+  if (match && location.hash === "#replay") screen = new ReplayScreen(root, decodeURIComponent(match[1]));
+  else if (match) screen = new TableScreen(root, decodeURIComponent(match[1]));
+  else if (location.hash === "#replay") screen = new ReplayScreen(root, null);
+  else screen = new LobbyScreen(root);
+  screen.start();
+}
+
+function setupPreferences() {
+  const select = document.getElementById("language-select");
+  select.replaceChildren();
+  for (const [code, name] of Object.entries(availableLanguages())) {
+    const option = new Option(name, code, false, code === currentLanguage());
+    option.lang = code;
+    select.append(option);
+  }
+  select.onchange = async () => {
+    await setLanguage(select.value);
+    applyI18n();
+    if (screen) screen.refresh();
+  };
+  const fourColour = document.getElementById("four-colour");
+  fourColour.checked = localStorage.getItem("kseri.fourColour") === "1";
+  const apply = () => document.body.classList.toggle("four-colour", fourColour.checked);
+  fourColour.onchange = () => {
+    localStorage.setItem("kseri.fourColour", fourColour.checked ? "1" : "0");
+    apply();
+  };
+  apply();
+}
+
+async function main() {
+  await Promise.all([loadI18n(), loadDeck()]);
+  applyI18n();
+  setupPreferences();
+  window.addEventListener("popstate", route);
+  window.addEventListener("hashchange", route);
+  route();
+}
+
+main();

@@ -1,0 +1,342 @@
+// The lobby: a new game against bots or friends (rule set and options explained in words),
+// the open tables to join or watch, and a saved record to replay.
+import { api, holdSeat, playerName, setPlayerName } from "./api.js";
+import { h, navigate } from "./dom.js";
+import { t, tn } from "./i18n.js";
+
+const LEVELS = ["random", "greedy", "expert", "master"];
+
+/** The options offered in the form, in this order; the others keep the preset's value. */
+const OPTIONS = [
+  "target", "kseri_value", "jack_kseri", "kseri_on_last_card", "double_kseri", "jacks_capture_all",
+  "majority_bonus", "target_rule", "last_capture_bonus", "jacks_table_bonus", "two_clubs_match_bonus",
+];
+const NULLABLE = new Set(["jack_kseri", "double_kseri"]);
+const ENUMS = { target_rule: ["escalate", "higher-wins"] };
+const REFRESH_MS = 4000;
+
+/** The player-count mode of a preset: "2", "3", "2v2", ... */
+function modeOf(options) {
+  return options.partnerships ? `${options.players / 2}v${options.players / 2}` : String(options.players);
+}
+
+/** A seat's display name (bots are numbered by seat when a table has several). */
+export function seatName(seat, seats = []) {
+  if (seat.kind === "bot") {
+    const several = seats.filter((s) => s.kind === "bot").length > 1;
+    return t(several ? "seat.botN" : "seat.bot", { level: t(`level.${seat.level}`), n: seat.seat + 1 });
+  }
+  return seat.name || (seat.taken ? t("seat.player", { n: seat.seat + 1 }) : t("seat.open"));
+}
+
+export class LobbyScreen {
+  constructor(root) {
+    this.root = root;
+    this.presets = null;
+    this.sources = {};
+    this.tables = [];
+    this.timer = null;
+    this.form = {
+      opponents: localStorage.getItem("kseri.opponents") || "bots",
+      mode: "2",
+      level: localStorage.getItem("kseri.level") || "expert",
+      preset: "greek",
+      overrides: {},
+      casual: null,
+      publicTable: true,
+      clock: null,
+      seatChoices: {},
+    };
+    this.error = "";
+    this.busy = false;
+  }
+
+  async start() {
+    this.render();
+    try {
+      const rules = await api("GET", "/api/rules");
+      this.presets = rules.presets;
+      this.sources = rules.sources || {};
+    } catch (error) {
+      this.error = t("error.server", { message: error.message });
+    }
+    this.render();
+    this.poll();
+  }
+
+  async poll() {
+    try {
+      this.tables = (await api("GET", "/api/lobby")).tables;
+      this.renderTables();
+    } catch {
+      // The list refreshes on the next tick; the form stays usable.
+    }
+    this.timer = setTimeout(() => this.poll(), REFRESH_MS);
+  }
+
+  destroy() {
+    clearTimeout(this.timer);
+  }
+
+  refresh() {
+    this.render();
+  }
+
+  presetsForMode(mode) {
+    return Object.entries(this.presets || {}).filter(([, options]) => modeOf(options) === mode).map(([name]) => name);
+  }
+
+  modes() {
+    const seen = [];
+    for (const options of Object.values(this.presets || {})) {
+      const mode = modeOf(options);
+      if (!seen.includes(mode)) seen.push(mode);
+    }
+    return seen;
+  }
+
+  ruleSpec() {
+    const base = this.presets[this.form.preset];
+    const parts = [this.form.preset];
+    for (const [name, value] of Object.entries(this.form.overrides)) {
+      if (value === base[name]) continue;
+      parts.push(`${name}=${value === null ? "none" : value}`);
+    }
+    return parts.join(",");
+  }
+
+  casual() {
+    return this.form.casual ?? this.form.opponents === "bots";
+  }
+
+  /** One tap to a game: the Greek rules against the computer at the chosen level. */
+  quickPlay() {
+    Object.assign(this.form, { opponents: "bots", mode: "2", preset: "greek", overrides: {}, casual: null, clock: null });
+    this.create();
+  }
+
+  async create(event) {
+    if (event) event.preventDefault();
+    if (this.busy || !this.presets) return;
+    const name = this.root.querySelector("#player-name").value.trim();
+    setPlayerName(name);
+    const players = this.presets[this.form.preset].players;
+    const seats = [name ? { kind: "human", name } : { kind: "human" }];
+    for (let i = 1; i < players; i++) {
+      const choice = this.form.opponents === "bots" ? this.form.level : this.form.seatChoices[i] || "friend";
+      seats.push(choice === "friend" ? { kind: "human" } : { kind: "bot", level: choice });
+    }
+    this.busy = true;
+    this.error = "";
+    this.render();
+    try {
+      const created = await api("POST", "/api/tables", {
+        rules: this.ruleSpec(),
+        seats,
+        clock: this.form.clock,
+        casual: this.casual(),
+        public: this.form.opponents === "bots" ? false : this.form.publicTable,
+      });
+      holdSeat(created.table.id, created.seat, created.token);
+      navigate(`/t/${created.table.id}`);
+    } catch (error) {
+      this.busy = false;
+      this.error = t("error.create", { message: error.message });
+      this.render();
+    }
+  }
+
+  async join(table) {
+    const name = this.root.querySelector("#player-name").value.trim();
+    setPlayerName(name);
+    try {
+      const joined = await api("POST", `/api/tables/${table.id}/join`, name ? { name } : {});
+      holdSeat(joined.table.id, joined.seat, joined.token);
+      navigate(`/t/${joined.table.id}`);
+    } catch (error) {
+      this.error = t("error.join", { message: error.message });
+      this.render();
+    }
+  }
+
+  set(changes) {
+    Object.assign(this.form, changes);
+    this.render();
+  }
+
+  render() {
+    const focusedId = document.activeElement && this.root.contains(document.activeElement) ? document.activeElement.id : null;
+    this.root.replaceChildren(
+      h("div", { class: "lobby" },
+        h("h1", { class: "lobby-title" }, t("lobby.title")),
+        h("p", { class: "lobby-intro" }, t("lobby.intro")),
+        h("section", { class: "quick-start" },
+          h("button", { type: "button", class: "primary big", id: "quick-play", disabled: this.busy || !this.presets, onclick: () => this.quickPlay() },
+            t("lobby.quickPlay")),
+          h("span", {}, t("lobby.quickPlayHelp", { level: t(`level.${this.form.level}`) }))),
+        h("details", { class: "how-to" },
+          h("summary", {}, t("howto.title")),
+          h("ul", {}, ["capture", "jack", "kseri", "score", "match"].map((k) => h("li", {}, t(`howto.${k}`))))),
+        this.renderForm(),
+        h("section", { class: "panel", "aria-labelledby": "open-tables-title" },
+          h("h2", { id: "open-tables-title" }, t("lobby.openTables")),
+          h("div", { id: "open-tables" })),
+        this.renderReplayLoader()));
+    this.renderTables();
+    if (focusedId) document.getElementById(focusedId)?.focus();
+  }
+
+  renderForm() {
+    const f = this.form;
+    const radio = (group, value, label, checked, onchange, extra = null) =>
+      h("label", { class: "choice" },
+        h("input", { type: "radio", name: group, value, id: `${group}-${value}`, checked, onchange }),
+        h("span", { class: "choice-text" }, h("span", { class: "choice-label" }, label), extra && h("small", {}, extra)));
+
+    const form = h("form", { class: "panel new-game", "aria-labelledby": "new-game-title", onsubmit: (e) => this.create(e) },
+      h("h2", { id: "new-game-title" }, t("lobby.newGame")),
+      h("label", { class: "field" }, h("span", {}, t("lobby.yourName")),
+        h("input", {
+          id: "player-name", type: "text", maxlength: 24, autocomplete: "nickname", value: playerName(),
+          placeholder: t("lobby.namePlaceholder"), oninput: (e) => setPlayerName(e.target.value.trim()),
+        })),
+      h("fieldset", {},
+        h("legend", {}, t("lobby.against")),
+        h("div", { class: "choices two" },
+          radio("opponents", "bots", t("lobby.vsBots"), f.opponents === "bots", () => { localStorage.setItem("kseri.opponents", "bots"); this.set({ opponents: "bots", casual: null }); }, t("lobby.vsBotsHelp")),
+          radio("opponents", "friends", t("lobby.vsFriends"), f.opponents === "friends", () => { localStorage.setItem("kseri.opponents", "friends"); this.set({ opponents: "friends", casual: null }); }, t("lobby.vsFriendsHelp")))),
+      h("fieldset", {},
+        h("legend", {}, t("lobby.players")),
+        h("div", { class: "choices" },
+          this.modes().map((mode) => radio("mode", mode, t(`mode.${mode}`), f.mode === mode, () => {
+            this.set({ mode, preset: this.presetsForMode(mode)[0], overrides: {}, seatChoices: {} });
+          })))),
+      f.opponents === "friends" && this.presets && this.renderSeatChoices(),
+      f.opponents === "bots" && h("fieldset", {},
+        h("legend", {}, t("lobby.level")),
+        h("div", { class: "choices" },
+          LEVELS.map((level) => radio("level", level, t(`level.${level}`), f.level === level, () => {
+            localStorage.setItem("kseri.level", level);
+            this.set({ level });
+          }, t(`level.${level}.help`))))),
+      this.presets && this.renderRules(),
+      h("label", { class: "check" },
+        h("input", { type: "checkbox", id: "casual", checked: this.casual(), onchange: (e) => this.set({ casual: e.target.checked }) }),
+        h("span", {}, t("lobby.casual"), h("small", {}, t("lobby.casualHelp")))),
+      h("label", { class: "field clock-field" }, h("span", {}, t("lobby.clock")),
+        h("input", {
+          type: "number", id: "clock", min: 5, max: 3600, step: 1, inputmode: "numeric", value: f.clock ?? "",
+          placeholder: t("lobby.clockNone"),
+          onchange: (e) => { f.clock = e.target.value.trim() === "" ? null : Math.min(3600, Math.max(5, Number.parseInt(e.target.value, 10))); },
+        }),
+        h("small", {}, t("lobby.clockHelp"))),
+      f.opponents === "friends" && h("label", { class: "check" },
+        h("input", { type: "checkbox", id: "public", checked: f.publicTable, onchange: (e) => this.set({ publicTable: e.target.checked }) }),
+        h("span", {}, t("lobby.public"), h("small", {}, t("lobby.publicHelp")))),
+      this.error && h("p", { class: "error", role: "alert" }, this.error),
+      h("button", { type: "submit", class: "primary big", id: "create-game", disabled: this.busy || !this.presets },
+        f.opponents === "bots" ? t("lobby.play") : t("lobby.invite")));
+    return form;
+  }
+
+  /** With friends: who takes each other seat, a friend with the link or the computer. */
+  renderSeatChoices() {
+    const f = this.form;
+    const names = this.presetsForMode(f.mode);
+    const options = this.presets[names.includes(f.preset) ? f.preset : names[0]];
+    const sides = options.partnerships ? options.players / 2 : options.players;
+    const rows = [];
+    for (let seat = 1; seat < options.players; seat++) {
+      const role = seat % sides === 0 ? t("lobby.seatPartner") : t("lobby.seatOpponent");
+      rows.push(h("label", { class: "field inline seat-choice" },
+        h("span", {}, t("lobby.seatLabel", { n: seat + 1, role })),
+        h("select", { id: `seat-${seat}`, onchange: (e) => { f.seatChoices = { ...f.seatChoices, [seat]: e.target.value }; } },
+          h("option", { value: "friend", selected: (f.seatChoices[seat] || "friend") === "friend" }, t("lobby.seatFriend")),
+          LEVELS.map((level) => h("option", { value: level, selected: f.seatChoices[seat] === level }, t("seat.bot", { level: t(`level.${level}`) }))))));
+    }
+    return h("fieldset", {}, h("legend", {}, t("lobby.seats")), h("div", { class: "seat-choices" }, rows));
+  }
+
+  renderRules() {
+    const f = this.form;
+    const names = this.presetsForMode(f.mode);
+    if (!names.includes(f.preset)) f.preset = names[0];
+    const base = this.presets[f.preset];
+    const value = (name) => (name in f.overrides ? f.overrides[name] : base[name]);
+    const setOption = (name, v) => {
+      f.overrides = { ...f.overrides, [name]: v };
+    };
+    const controls = OPTIONS.filter((name) => name in base).map((name) => {
+      const current = value(name);
+      const id = `opt-${name}`;
+      let input;
+      if (typeof base[name] === "boolean") {
+        input = h("input", { type: "checkbox", id, checked: current, onchange: (e) => setOption(name, e.target.checked) });
+        return h("label", { class: "check option" }, input, h("span", {}, t(`opt.${name}`), h("small", {}, t(`opt.${name}.help`))));
+      }
+      if (name in ENUMS) {
+        input = h("select", { id, onchange: (e) => setOption(name, e.target.value) },
+          ENUMS[name].map((v) => h("option", { value: v, selected: v === current }, t(`opt.${name}.${v}`))));
+      } else {
+        input = h("input", {
+          type: "number", id, min: name === "target" ? 1 : 0, step: 1, inputmode: "numeric",
+          value: current === null ? "" : current,
+          placeholder: NULLABLE.has(name) ? t("opt.off") : null,
+          onchange: (e) => {
+            const text = e.target.value.trim();
+            setOption(name, text === "" ? (NULLABLE.has(name) ? null : base[name]) : Number.parseInt(text, 10));
+          },
+        });
+      }
+      return h("label", { class: "field option" }, h("span", {}, t(`opt.${name}`)), input, h("small", {}, t(`opt.${name}.help`)));
+    });
+    return h("fieldset", {},
+      h("legend", {}, t("lobby.rules")),
+      h("div", { class: "choices" },
+        names.map((name) => h("label", { class: "choice" },
+          h("input", { type: "radio", name: "preset", value: name, id: `preset-${name}`, checked: name === f.preset, onchange: () => this.set({ preset: name, overrides: {} }) }),
+          h("span", { class: "choice-text" },
+            h("span", { class: "choice-label" }, t(`preset.${name}`) === `preset.${name}` ? name : t(`preset.${name}`)),
+            h("small", {}, t(`preset.${name}.help`) === `preset.${name}.help` ? this.sources[name] || "" : t(`preset.${name}.help`)))))),
+      h("details", { class: "options" },
+        h("summary", {}, t("lobby.options")),
+        h("div", { class: "option-grid" }, controls)));
+  }
+
+  renderTables() {
+    const box = this.root.querySelector("#open-tables");
+    if (!box) return;
+    if (!this.tables.length) {
+      box.replaceChildren(h("p", { class: "muted" }, t("lobby.noTables")));
+      return;
+    }
+    box.replaceChildren(h("ul", { class: "table-list" }, this.tables.map((table) => {
+      const free = table.seats.filter((s) => s.kind === "human" && !s.taken).length;
+      const who = table.seats.map((s) => seatName(s, table.seats)).join(", ");
+      return h("li", { class: "table-item" },
+        h("div", {},
+          h("strong", {}, t(`preset.${table.rules.name}`) === `preset.${table.rules.name}` ? table.rules.name : t(`preset.${table.rules.name}`)),
+          " · ", t(`status.${table.status}`),
+          h("div", { class: "muted" }, who),
+          free > 0 && h("div", { class: "muted" }, tn("lobby.freeSeats", free))),
+        h("div", { class: "row" },
+          free > 0 && table.status !== "finished" && h("button", { type: "button", class: "primary", onclick: () => this.join(table) }, t("lobby.join")),
+          h("a", { class: "button", href: `/t/${table.id}`, onclick: (e) => { e.preventDefault(); navigate(`/t/${table.id}`); } }, t("lobby.watch"))));
+    })));
+  }
+
+  renderReplayLoader() {
+    const input = h("input", {
+      type: "file", accept: "application/json,.json", id: "record-file",
+      onchange: async (e) => {
+        const file = e.target.files[0];
+        if (!file) return;
+        sessionStorage.setItem("kseri.replay", await file.text());
+        navigate("/#replay");
+      },
+    });
+    return h("section", { class: "panel", "aria-labelledby": "replay-title" },
+      h("h2", { id: "replay-title" }, t("lobby.replayTitle")),
+      h("label", { class: "field" }, h("span", {}, t("lobby.replayFile")), input));
+  }
+}

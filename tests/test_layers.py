@@ -1,0 +1,58 @@
+"""Each floor of the package imports only the floors below it (docs/architecture.md)."""
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[1] / "src" / "kseri"
+
+FLOORS = {
+    "cards": 1, "rules": 2, "engine": 3,
+    "views": 4, "records": 4, "notation": 4, "fairness": 4,
+    "agents": 5, "bench": 6, "protocol": 6,
+    "cli": 7, "tui": 7, "server": 7,
+}
+INTERFACES = {"tui", "server"}  # side by side: neither imports the other (the CLI imports both)
+STANDARD_LIBRARY_ONLY = {"cards", "rules", "engine"}
+
+
+def imported_modules(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text())
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+    return names
+
+
+def floor_of(path: Path) -> str:
+    return path.relative_to(PACKAGE).with_suffix("").parts[0]
+
+
+def test_every_import_goes_down_the_floors() -> None:
+    wrong = []
+    for path in PACKAGE.rglob("*.py"):
+        if path.name in ("__init__.py", "__main__.py") and path.parent == PACKAGE:
+            continue
+        own = floor_of(path)
+        for module in imported_modules(path):
+            parts = module.split(".")
+            if parts[0] != "kseri" or len(parts) < 2 or parts[1] == own:
+                continue
+            other = parts[1]
+            if FLOORS[other] > FLOORS[own] or (own in INTERFACES and other in INTERFACES):
+                wrong.append(f"{path.relative_to(PACKAGE)} imports {module}")
+    assert wrong == []
+
+
+def test_the_core_engine_uses_the_standard_library_only() -> None:
+    import sys
+
+    outside = []
+    for name in STANDARD_LIBRARY_ONLY:
+        for module in imported_modules(PACKAGE / f"{name}.py"):
+            top = module.split(".")[0]
+            if top not in ("kseri", "__future__") and top not in sys.stdlib_module_names:
+                outside.append(f"{name}.py imports {module}")
+    assert outside == []

@@ -1,0 +1,129 @@
+"""Helpers for the browser tests: screenshots, and playing through the page as a person would."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from playwright.sync_api import BrowserContext, Page, expect
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "screenshots"
+DESKTOP = {"width": 1280, "height": 860}
+PHONE = {"width": 390, "height": 844}
+
+ContextFactory = Callable[..., BrowserContext]
+"""The ``new_context`` fixture: a new browser context (a separate person) per call."""
+
+
+class PageErrors:
+    """JavaScript errors seen on the pages of a test (each test asserts there were none)."""
+
+    def __init__(self) -> None:
+        self.errors: list[str] = []
+
+    def watch(self, page: Page) -> Page:
+        """Record the page's uncaught errors; returns the page."""
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+        return page
+
+
+def screenshot(page: Page, name: str) -> Path:
+    """Save a full-page screenshot under screenshots/ and return its path."""
+    SCREENSHOTS.mkdir(exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    assert path.stat().st_size > 10_000, f"{path} looks empty"
+    return path
+
+
+def open_lobby(page: Page, url: str) -> None:
+    """Open the lobby and wait until its form can be used."""
+    page.goto(f"{url}/")
+    expect(page.locator("#create-game")).to_be_enabled()
+
+
+def start_bot_game(page: Page, url: str, name: str = "Eleni", level: str = "greedy",
+                   target: int | None = 30, clock: int | None = None) -> str:
+    """Create a game against a bot from the lobby form; returns the table id."""
+    open_lobby(page, url)
+    page.fill("#player-name", name)
+    page.check("#opponents-bots")
+    page.check(f"#level-{level}")
+    if clock is not None:
+        page.fill("#clock", str(clock))
+        page.locator("#clock").dispatch_event("change")
+    if target is not None:
+        page.click(".options summary")
+        page.fill("#opt-target", str(target))
+        page.locator("#opt-target").dispatch_event("change")
+    page.click("#create-game")
+    page.wait_for_url(re.compile(r"/t/[^/]+$"))
+    expect(page.locator(".hand")).to_be_visible()
+    return page.url.rsplit("/", 1)[1]
+
+
+def seq_of(page: Page) -> int:
+    """The last state the page has drawn."""
+    return int(page.locator(".table-screen").get_attribute("data-seq") or 0)
+
+
+def wait_past(page: Page, seq: int) -> None:
+    """Wait until the page has drawn a state newer than ``seq``."""
+    page.wait_for_function("seq => Number(document.querySelector('.table-screen').dataset.seq) > seq",
+                           arg=seq, timeout=10000)
+
+
+def my_turn(page: Page) -> bool:
+    """Whether the page shows that it is this player's turn."""
+    return page.locator(".table-screen.my-turn").count() > 0
+
+
+def hand_cards(page: Page) -> list[str]:
+    """The cards of the hand, as shown."""
+    return [str(code) for code in page.locator(".hand .card-button").evaluate_all(
+        "nodes => nodes.map(n => n.dataset.card)")]
+
+
+def play_one(page: Page, how: str = "click") -> bool:
+    """Play the first card of the hand (by click, tap or key); whether a play was sent."""
+    card = page.locator(".table-screen.my-turn .hand .card-button").first
+    if not card.count():
+        return False
+    seq = seq_of(page)
+    if how == "click":
+        card.click()
+    elif how == "tap":
+        card.tap()
+    else:
+        page.keyboard.press("1")
+    wait_past(page, seq)
+    return True
+
+
+def play_until(page: Page, done_selector: str, *, how: str = "click", limit_s: float = 120,
+               cut: str | None = None) -> bool:
+    """Play whenever it is this page's turn and go on to the next rounds (cutting with ``cut``
+    when this seat cuts), until ``done_selector`` shows; whether this seat cut."""
+    deadline = time.monotonic() + limit_s
+    done = page.locator(done_selector)
+    did_cut = False
+    while not done.count():
+        assert time.monotonic() < deadline, f"{done_selector} did not show in {limit_s} s"
+        if page.locator("#next-round").count():
+            if cut is not None and page.locator("#cut-text").count():
+                page.fill("#cut-text", cut)
+                did_cut = True
+            page.click("#next-round")
+        elif not (my_turn(page) and play_one(page, how)):
+            page.wait_for_timeout(50)
+    return did_cut
+
+
+def spoken(card: str) -> str:
+    """A card's name as the page says it in English, e.g. ``10 of diamonds`` for ``TD``."""
+    ranks = {"T": "10", "J": "Jack", "Q": "Queen", "K": "King", "A": "Ace"}
+    suits = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+    return f"{ranks.get(card[0], card[0])} of {suits[card[1]]}"
