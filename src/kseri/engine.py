@@ -68,12 +68,16 @@ def uniform_below(seed: str, draw: int, bound: int) -> tuple[int, int]:
     bits and accepts it when it is below ``bound``; otherwise draw ``d + 1`` is tried.
     """
     bits = (bound - 1).bit_length()
-    blocks = max(1, -(-bits // 512))
+    if bits <= 512:
+        shift = 512 - bits
+        while True:
+            value = int.from_bytes(sha512(f"{seed}/{draw}/0".encode()).digest(), "big") >> shift
+            draw += 1
+            if value < bound:
+                return value, draw
+    blocks = -(-bits // 512)
     while True:
-        if blocks == 1:
-            digest = sha512(f"{seed}/{draw}/0".encode()).digest()
-        else:
-            digest = b"".join([sha512(f"{seed}/{draw}/{block}".encode()).digest() for block in range(blocks)])
+        digest = b"".join([sha512(f"{seed}/{draw}/{block}".encode()).digest() for block in range(blocks)])
         draw += 1
         value = int.from_bytes(digest, "big") >> (512 * blocks - bits)
         if value < bound:
@@ -285,7 +289,7 @@ class _Config:
         "face_down", "hand_cutters", "jack_kseri", "jacks_table_bonus", "kseri_on_last_card", "kseri_value",
         "last_capture_item", "majority_item", "marks_always", "next_seat", "no_captures", "no_kseri",
         "per_batch", "players", "point_cards", "points", "quiet_plays", "redeal", "shown", "side_of", "sides",
-        "total_plays", "two_clubs_match_bonus", "wild",
+        "takes", "total_plays", "two_clubs_match_bonus",
     )
 
     def __init__(self, rules: Rules) -> None:
@@ -319,8 +323,12 @@ class _Config:
             tuple(PublicPlay(seat, card, 0, ()) for card in ALL_CARDS) for seat in range(rules.players)
         )
         """Per seat and card, the play of that card onto the centre without a capture (shared)."""
-        self.wild = tuple(rules.jacks_capture_all and RANK_OF[card] == JACK for card in ALL_CARDS)
-        """Per card number: whether it captures any non-empty pile."""
+        keys = [(RANK_OF[card], rules.jacks_capture_all and RANK_OF[card] == JACK) for card in ALL_CARDS]
+        rows = {
+            (rank, wild): tuple(wild or RANK_OF[top] == rank for top in ALL_CARDS) for rank, wild in set(keys)
+        }
+        self.takes = tuple(map(rows.__getitem__, keys))
+        """Per card number, per top card number: whether the card captures a pile with that top."""
         self.kseri_value = rules.kseri_value
         self.jack_kseri = rules.jack_kseri
         self.double_kseri = rules.double_kseri
@@ -540,7 +548,7 @@ class Match:
         card = hand.pop(position)
         centre = self._centre
         cfg = self._cfg
-        if centre and (RANK_OF[card] == RANK_OF[centre[-1]] or cfg.wild[card]):
+        if centre and cfg.takes[card][centre[-1]]:
             taken = len(centre) + 1
             marks = self._marks_of(card, centre) if taken == 2 or cfg.marks_always else ()
             side = cfg.side_of[turn]
