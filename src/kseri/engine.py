@@ -371,6 +371,7 @@ def _config(rules: Rules) -> _Config:
 _DEFAULT_RULES: Final = Rules()
 _new_play = tuple.__new__
 """Builds a :class:`PublicPlay` without the extra call of its generated ``__new__``."""
+_PLAYING: Final = Phase.PLAYING
 _ROUND_OVER: Final = Phase.ROUND_OVER
 _MATCH_OVER: Final = Phase.MATCH_OVER
 
@@ -745,7 +746,7 @@ class Match:
     def _start(self, deal: Deal) -> None:
         cfg = self._cfg
         self._deal = deal
-        self._deals = (*self._deals, deal)
+        self._deals += (deal,)
         self._dealer = deal.dealer
         self._centre = list(deal.centre)
         self._hands = list(map(list, deal.hands[0]))
@@ -759,8 +760,8 @@ class Match:
         self._plays = []
         self._swept = ()
         self._target_before = self._target
-        self._turn = (deal.dealer + 1) % cfg.players
-        self._phase = Phase.PLAYING
+        self._turn = cfg.next_seat[deal.dealer]
+        self._phase = _PLAYING
 
     def _end_round(self) -> None:
         """Sweep the centre to the last capturer, score, and settle the match."""
