@@ -337,7 +337,8 @@ class _Config:
         self.two_clubs_match_bonus = rules.two_clubs_match_bonus
         self.marks_always = bool(rules.jacks_table_bonus or rules.two_clubs_match_bonus)
         """Whether a capture of more than one card may score a mark."""
-        self.points = rules.points_table
+        self.points = list(rules.points_table)
+        """Points per card number (a list: its ``__getitem__`` is the quickest to map)."""
         self.point_cards = frozenset(card for card in ALL_CARDS[: rules.deck_size] if self.points[card])
         """The cards that score points."""
         bonus = rules.majority_bonus
@@ -350,9 +351,9 @@ class _Config:
         )
         self.no_kseri = (0,) * self.sides
         self.no_captures = ((),) * self.sides
-        self.card_items = tuple(
+        self.card_items = [
             ScoreItem("card", card, points) for card, points in zip(ALL_CARDS, self.points, strict=False)
-        )
+        ]
 
 
 _CONFIGS: dict[int, tuple[Rules, _Config]] = {}
