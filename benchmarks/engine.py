@@ -10,7 +10,11 @@ A round goes through the public API, the deal included::
     while match.turn is not None:
         match.play(rng.choice(match.legal_plays()))
 
-Usage: ``PYTHONPATH=src python benchmarks/engine.py [--repeats 7] [--rounds 2000]``
+``--parts`` adds where a Greek round's time goes, in microseconds: the start (``Match(...)``:
+the dealer draw, the deal and its SHA-512 shuffle), the plays before the last one, and the
+last play (the sweep, the scoring and the match's settling).
+
+Usage: ``PYTHONPATH=src python benchmarks/engine.py [--repeats 7] [--rounds 2000] [--parts]``
 """
 
 from __future__ import annotations
@@ -29,6 +33,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "engin
 import reference
 
 from kseri import Match, Rules
+from kseri.cards import ALL_CARDS
+from kseri.engine import Deal, shuffled, uniform_below
 
 MakeMatch = Callable[[Rules, int], Any]
 ENGINES: dict[str, tuple[MakeMatch, int]] = {
@@ -93,10 +99,82 @@ def play_and_undo(match: Any) -> Callable[[], object]:
     return action
 
 
+def parts(rounds: int, repeats: int) -> dict[str, float]:
+    """Median CPU microseconds per Greek round of each part of a random round."""
+    rules = Rules.preset("greek")
+    rng = random.Random(0)
+    starts = [Match(rules, seed=index) for index in range(rounds)]
+    choices = []
+    for match in starts:
+        played = match.copy()
+        choices.append([])
+        while played.turn is not None:
+            choices[-1].append(rng.choice(played.legal_plays()))
+            played.play(choices[-1][-1])
+    before_last = []
+    for match, cards in zip(starts, choices, strict=True):
+        before_last.append(match.copy())
+        for card in cards[:-1]:
+            before_last[-1].play(card)
+
+    def start() -> None:
+        for index in range(rounds):
+            Match(rules, seed=index)
+
+    def dealer_draw() -> None:
+        for index in range(rounds):
+            uniform_below(f"{index}:dealer", 0, 2)
+
+    def deal() -> None:
+        for index in range(rounds):
+            Deal.shuffle(rules, 0, f"{index}:0")
+
+    def shuffle() -> None:
+        for index in range(rounds):
+            shuffled(ALL_CARDS[:52], f"{index}:0", 0)
+
+    def copies() -> None:
+        for match in starts:
+            match.copy()
+
+    def late_copies() -> None:
+        for match in before_last:
+            match.copy()
+
+    def plays_but_last() -> None:
+        for match in starts:
+            match = match.copy()
+            for _ in range(47):
+                match.play(rng.choice(match.legal_plays()))
+
+    def last_plays() -> None:
+        for match, cards in zip(before_last, choices, strict=True):
+            match.copy().play(cards[-1])
+
+    def micros_per_round(action: Callable[[], None]) -> float:
+        runs = []
+        for _ in range(repeats):
+            begin = time.process_time()
+            action()
+            runs.append((time.process_time() - begin) / rounds * 1e6)
+        return statistics.median(runs)
+
+    copy = micros_per_round(copies)
+    return {
+        "start: Match(rules, seed)": micros_per_round(start),
+        "  dealer draw (one SHA-512)": micros_per_round(dealer_draw),
+        "  Deal.shuffle": micros_per_round(deal),
+        "    of which shuffled(deck)": micros_per_round(shuffle),
+        "47 plays with legal_plays + choice": micros_per_round(plays_but_last) - copy,
+        "the last play (sweep, score, settle)": micros_per_round(last_plays) - micros_per_round(late_copies),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--repeats", type=int, default=7, help="repeats of each figure (median)")
     parser.add_argument("--rounds", type=int, default=2000, help="rounds per repeat for the engine")
+    parser.add_argument("--parts", action="store_true", help="also print where a Greek round's time goes")
     args = parser.parse_args()
     figures: dict[str, dict[str, str]] = {}
     for name, (make, slower) in ENGINES.items():
@@ -118,6 +196,10 @@ def main() -> None:
         rounds_per_second(NoGame, Rules.preset("greek"), args.rounds, seed) for seed in range(args.repeats)
     )
     print(f"the loop alone (a stand-in match that keeps no game): {loop:,.0f} rounds/s")
+    if args.parts:
+        print(f"where a Greek round's time goes (us per round; the loop alone: {1e6 / loop:.1f}):")
+        for part, value in parts(args.rounds, args.repeats).items():
+            print(f"  {part:40}{value:8.1f}")
 
 
 if __name__ == "__main__":

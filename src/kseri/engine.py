@@ -27,7 +27,6 @@ Shuffles come from SHA-512, so that anyone can check a deal from its seed in any
 
 from __future__ import annotations
 
-import functools
 import math
 import operator
 import secrets
@@ -41,7 +40,7 @@ from kseri.rules import CentreDeal, MajorityTie, Rules, TargetRule
 
 if TYPE_CHECKING:
     import random
-    from collections.abc import Callable, Sequence
+    from collections.abc import Sequence
 
 _TWO_CLUBS: Final = TWO * 4 + CLUBS
 
@@ -69,12 +68,16 @@ def uniform_below(seed: str, draw: int, bound: int) -> tuple[int, int]:
     bits and accepts it when it is below ``bound``; otherwise draw ``d + 1`` is tried.
     """
     bits = (bound - 1).bit_length()
-    blocks = max(1, -(-bits // 512))
+    if bits <= 512:
+        shift = 512 - bits
+        while True:
+            value = int.from_bytes(sha512(f"{seed}/{draw}/0".encode()).digest(), "big") >> shift
+            draw += 1
+            if value < bound:
+                return value, draw
+    blocks = -(-bits // 512)
     while True:
-        if blocks == 1:
-            digest = sha512(f"{seed}/{draw}/0".encode()).digest()
-        else:
-            digest = b"".join([sha512(f"{seed}/{draw}/{block}".encode()).digest() for block in range(blocks)])
+        digest = b"".join([sha512(f"{seed}/{draw}/{block}".encode()).digest() for block in range(blocks)])
         draw += 1
         value = int.from_bytes(digest, "big") >> (512 * blocks - bits)
         if value < bound:
@@ -99,15 +102,6 @@ def shuffled(cards: Sequence[Card], seed: str, draw: int) -> tuple[list[Card], i
         x //= radix
         result[i], result[j] = result[j], result[i]
     return result, draw
-
-
-_Batch = tuple[tuple[Card, ...], ...]
-
-
-@functools.cache
-def _seat_picker(players: int, dealer: int) -> Callable[[_Batch], _Batch]:
-    """Picks the hands of seats 0, 1, ... out of a batch dealt from the seat after ``dealer``."""
-    return operator.itemgetter(*[(seat - dealer - 1) % players for seat in range(players)])
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,36 +131,31 @@ class Deal:
         is the stock, dealt batch after batch. Within a batch each seat receives ``batch_size``
         consecutive cards, starting with the seat after the dealer.
         """
-        players = rules.players
-        if not 0 <= dealer < players:
-            raise ValueError(f"the dealer must be seat 0 to {players - 1}, not {dealer}")
-        deck, draw = shuffled(ALL_CARDS[: rules.deck_size], deal_seed, 0)
-        size = rules.batch_size
-        per_batch = size * players
-        first, stock = deck[:per_batch], deck[per_batch:]
-        count = rules.centre_size
-        face_down = 0
-        if rules.centre_deal is CentreDeal.REDEAL:
-            while RANK_OF[stock[count - 1]] == JACK or (
-                count > 1 and RANK_OF[stock[count - 1]] == RANK_OF[stock[count - 2]]
+        cfg = _config(rules)
+        if not 0 <= dealer < cfg.players:
+            raise ValueError(f"the dealer must be seat 0 to {cfg.players - 1}, not {dealer}")
+        deck, draw = shuffled(cfg.deck, deal_seed, 0)
+        # The deck is laid out as: the first batch, the centre, the rest of the stock.
+        first = cfg.per_batch
+        count = cfg.centre_size
+        top = first + count
+        face_down = cfg.face_down
+        if cfg.redeal:
+            while RANK_OF[deck[top - 1]] == JACK or (
+                count > 1 and RANK_OF[deck[top - 1]] == RANK_OF[deck[top - 2]]
             ):
-                stock, draw = shuffled(stock, deal_seed, draw)
-            centre, stock = stock[:count], stock[count:]
-        else:
-            centre, stock = stock[:count], stock[count:]
-            if rules.centre_deal is CentreDeal.PISTI:
-                face_down = count - 1
+                deck[first:], draw = shuffled(deck[first:], deal_seed, draw)
+        elif JACK in map(RANK_OF.__getitem__, deck[first + face_down:top]):
+            centre, stock = deck[first:top], deck[top:]
             for position in range(face_down, count):
                 while RANK_OF[centre[position]] == JACK:
                     stock.insert(len(stock) // 2, centre[position])
                     centre[position] = stock.pop(0)
-        cards = first + stock
-        # Cut the cards into hands of ``size`` in dealing order, group them by batch, and
-        # pick each seat's hand out of its batch (the seat after the dealer was dealt first).
-        in_hands = zip(*[iter(cards)] * size, strict=True)
-        hands = tuple(map(_seat_picker(players, dealer), zip(*[in_hands] * players, strict=True)))
-        shown = cards[-1] if rules.centre_deal is CentreDeal.PISTI else None
-        return cls(dealer, tuple(centre), face_down, hands, shown, deal_seed)
+            deck[first:] = centre + stock
+        cards = tuple(deck)
+        # Each seat's hands, cut out of the dealing order (the seat after the dealer first).
+        hands = tuple(zip(*[iter(cfg.hand_cutters[dealer](cards))] * cfg.players, strict=True))
+        return cls(dealer, cards[first:top], face_down, hands, cards[-1] if cfg.shown else None, deal_seed)
 
     def check(self, rules: Rules) -> None:
         """Raise :class:`IllegalPlayError`, saying why, unless this deal fits ``rules``: a valid
@@ -296,10 +285,11 @@ class _Config:
     """What a match needs from its rules, worked out once per :class:`Rules` object."""
 
     __slots__ = (
-        "batches", "card_items", "double_kseri", "every_tied_side", "jack_kseri",
-        "jacks_table_bonus", "kseri_on_last_card", "kseri_value", "last_capture_item", "majority_item",
-        "marks_always", "next_seat", "no_captures", "no_kseri", "per_batch", "players", "point_cards",
-        "points", "quiet_plays", "side_of", "sides", "total_plays", "two_clubs_match_bonus", "wild",
+        "batches", "card_items", "centre_size", "deck", "double_kseri", "escalation", "every_tied_side",
+        "face_down", "hand_cutters", "jack_kseri", "jacks_table_bonus", "kseri_on_last_card", "kseri_value",
+        "last_capture_item", "majority_item", "marks_always", "next_seat", "no_captures", "no_kseri",
+        "per_batch", "players", "point_cards", "points", "quiet_plays", "redeal", "shown", "side_of", "sides",
+        "takes", "total_plays", "two_clubs_match_bonus",
     )
 
     def __init__(self, rules: Rules) -> None:
@@ -309,14 +299,36 @@ class _Config:
         self.batches = rules.batches
         self.per_batch = rules.players * rules.batch_size
         self.total_plays = self.batches * self.per_batch
+        self.deck = ALL_CARDS[: rules.deck_size]
+        self.centre_size = rules.centre_size
+        self.redeal = rules.centre_deal is CentreDeal.REDEAL
+        self.shown = rules.centre_deal is CentreDeal.PISTI
+        """Whether the stock's bottom card is shown (Pisti)."""
+        self.face_down = rules.centre_size - 1 if self.shown else 0
+        size = rules.batch_size
+        starts = [0] + [self.per_batch * batch + rules.centre_size for batch in range(1, self.batches)]
+        self.hand_cutters = tuple(
+            operator.itemgetter(*[
+                slice(start + offset, start + offset + size)
+                for start in starts
+                for offset in [(seat - dealer - 1) % rules.players * size for seat in range(rules.players)]
+            ])
+            for dealer in range(rules.players)
+        )
+        """Per dealer: takes every hand of a round, batch by batch and seat by seat, out of the
+        dealt cards laid out as first batch, centre, rest of the stock."""
         self.next_seat = (*range(1, rules.players), 0)
         """The seat after each seat."""
         self.quiet_plays = tuple(
             tuple(PublicPlay(seat, card, 0, ()) for card in ALL_CARDS) for seat in range(rules.players)
         )
         """Per seat and card, the play of that card onto the centre without a capture (shared)."""
-        self.wild = tuple(rules.jacks_capture_all and RANK_OF[card] == JACK for card in ALL_CARDS)
-        """Per card number: whether it captures any non-empty pile."""
+        keys = [(RANK_OF[card], rules.jacks_capture_all and RANK_OF[card] == JACK) for card in ALL_CARDS]
+        rows = {
+            (rank, wild): tuple(wild or RANK_OF[top] == rank for top in ALL_CARDS) for rank, wild in set(keys)
+        }
+        self.takes = tuple(map(rows.__getitem__, keys))
+        """Per card number, per top card number: whether the card captures a pile with that top."""
         self.kseri_value = rules.kseri_value
         self.jack_kseri = rules.jack_kseri
         self.double_kseri = rules.double_kseri
@@ -325,20 +337,23 @@ class _Config:
         self.two_clubs_match_bonus = rules.two_clubs_match_bonus
         self.marks_always = bool(rules.jacks_table_bonus or rules.two_clubs_match_bonus)
         """Whether a capture of more than one card may score a mark."""
-        self.points = rules.points_table
+        self.points = list(rules.points_table)
+        """Points per card number (a list: its ``__getitem__`` is the quickest to map)."""
         self.point_cards = frozenset(card for card in ALL_CARDS[: rules.deck_size] if self.points[card])
         """The cards that score points."""
         bonus = rules.majority_bonus
         self.majority_item = ScoreItem("majority", None, bonus) if bonus else None
         self.every_tied_side = rules.majority_tie is MajorityTie.EVERY_TIED_SIDE
+        self.escalation = rules.escalation if rules.target_rule is TargetRule.ESCALATE else 0
+        """How much the target rises when several sides reach it (0: the higher total wins)."""
         self.last_capture_item = (
             ScoreItem("last-capture", None, rules.last_capture_bonus) if rules.last_capture_bonus else None
         )
         self.no_kseri = (0,) * self.sides
         self.no_captures = ((),) * self.sides
-        self.card_items = tuple(
+        self.card_items = [
             ScoreItem("card", card, points) for card, points in zip(ALL_CARDS, self.points, strict=False)
-        )
+        ]
 
 
 _CONFIGS: dict[int, tuple[Rules, _Config]] = {}
@@ -357,6 +372,14 @@ def _config(rules: Rules) -> _Config:
 _DEFAULT_RULES: Final = Rules()
 _new_play = tuple.__new__
 """Builds a :class:`PublicPlay` without the extra call of its generated ``__new__``."""
+_PLAYING: Final = Phase.PLAYING
+_ROUND_OVER: Final = Phase.ROUND_OVER
+_MATCH_OVER: Final = Phase.MATCH_OVER
+
+
+def _score_item(mark: Mark) -> ScoreItem:
+    """The score line of a mark (the two share their fields)."""
+    return _new_play(ScoreItem, mark)
 
 
 class Match:
@@ -527,7 +550,7 @@ class Match:
         card = hand.pop(position)
         centre = self._centre
         cfg = self._cfg
-        if centre and (RANK_OF[card] == RANK_OF[centre[-1]] or cfg.wild[card]):
+        if centre and cfg.takes[card][centre[-1]]:
             taken = len(centre) + 1
             marks = self._marks_of(card, centre) if taken == 2 or cfg.marks_always else ()
             side = cfg.side_of[turn]
@@ -724,7 +747,7 @@ class Match:
     def _start(self, deal: Deal) -> None:
         cfg = self._cfg
         self._deal = deal
-        self._deals = (*self._deals, deal)
+        self._deals += (deal,)
         self._dealer = deal.dealer
         self._centre = list(deal.centre)
         self._hands = list(map(list, deal.hands[0]))
@@ -738,8 +761,8 @@ class Match:
         self._plays = []
         self._swept = ()
         self._target_before = self._target
-        self._turn = (deal.dealer + 1) % cfg.players
-        self._phase = Phase.PLAYING
+        self._turn = cfg.next_seat[deal.dealer]
+        self._phase = _PLAYING
 
     def _end_round(self) -> None:
         """Sweep the centre to the last capturer, score, and settle the match."""
@@ -772,59 +795,68 @@ class Match:
         """The round's result from the captures and marks (the centre already swept)."""
         cfg = self._cfg
         table = cfg.points
+        point_cards = cfg.point_cards
         card_items = cfg.card_items
+        captured = self._captured
         breakdown: list[list[ScoreItem]] = []
         points: list[int] = []
-        for captured, marks in zip(self._captured, self._marks, strict=True):
-            scoring = sorted(cfg.point_cards.intersection(captured))
+        kseri: Sequence[int] = cfg.no_kseri
+        for side, (cards, marks) in enumerate(zip(captured, self._marks, strict=True)):
+            scoring = sorted(point_cards.intersection(cards))
             items = list(map(card_items.__getitem__, scoring))
             total = sum(map(table.__getitem__, scoring))
-            for mark in marks:
-                items.append(ScoreItem(mark.kind, mark.card, mark.points))
-                total += mark.points
+            if marks:
+                items += map(_score_item, marks)
+                total += sum([mark.points for mark in marks])
+                if not isinstance(kseri, list):
+                    kseri = list(kseri)
+                kseri[side] = sum([mark.points for mark in marks if mark.kind in KSERI_KINDS])
             breakdown.append(items)
             points.append(total)
-        counts = list(map(len, self._captured))
+        counts = list(map(len, captured))
         most = max(counts)
         item = cfg.majority_item
         if item is not None and most:
-            leaders = [side for side, count in enumerate(counts) if count == most]
-            if len(leaders) == 1 or cfg.every_tied_side:
-                for side in leaders:
-                    breakdown[side].append(item)
-                    points[side] += item.points
+            if counts.count(most) == 1:
+                side = counts.index(most)
+                breakdown[side].append(item)
+                points[side] += item.points
+            elif cfg.every_tied_side:
+                for side, count in enumerate(counts):
+                    if count == most:
+                        breakdown[side].append(item)
+                        points[side] += item.points
+        last = self._last_capturer
         item = cfg.last_capture_item
-        if item is not None and self._last_capturer >= 0:
-            side = cfg.side_of[self._last_capturer]
+        if item is not None and last >= 0:
+            side = cfg.side_of[last]
             breakdown[side].append(item)
             points[side] += item.points
-        marks_by_side = self._marks
         return RoundResult(
-            points=tuple(points),
-            kseri=tuple(
-                sum(m.points for m in marks if m.kind in KSERI_KINDS) for marks in marks_by_side
-            ) if any(marks_by_side) else cfg.no_kseri,
-            captured=tuple(map(tuple, self._captured)),
-            breakdown=tuple(map(tuple, breakdown)),
-            last_capturer=None if self._last_capturer < 0 else self._last_capturer,
+            tuple(points), tuple(kseri), tuple(map(tuple, captured)), tuple(map(tuple, breakdown)),
+            None if last < 0 else last,
         )
 
     def _settle(self) -> None:
         """Decide the match after a round, by the target rule."""
-        rules = self.rules
         totals = self._totals
-        reached = [side for side, total in enumerate(totals) if total >= self._target]
-        if rules.target_rule is TargetRule.ESCALATE:
+        target = self._target
+        reached = [side for side, total in enumerate(totals) if total >= target]
+        if len(reached) < 2:
+            winner = reached[0] if reached else None
+        elif self._cfg.escalation:
+            escalation = self._cfg.escalation
             while len(reached) > 1:
-                self._target += rules.escalation
-                reached = [side for side in reached if totals[side] >= self._target]
+                target += escalation
+                reached = [side for side in reached if totals[side] >= target]
+            self._target = target
             winner = reached[0] if reached else None
         else:
-            best = max((totals[side] for side in reached), default=None)
+            best = max(totals[side] for side in reached)
             leaders = [side for side in reached if totals[side] == best]
             winner = leaders[0] if len(leaders) == 1 else None
         self._winner = winner
-        self._phase = Phase.MATCH_OVER if winner is not None else Phase.ROUND_OVER
+        self._phase = _ROUND_OVER if winner is None else _MATCH_OVER
 
     def __repr__(self) -> str:
         return (f"<Match rules={self.rules.name!r} seed={self.seed!r} round={self.round_index} "
