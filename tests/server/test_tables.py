@@ -105,3 +105,26 @@ async def test_a_turn_clock_plays_for_a_player_who_waits_too_long(server: Server
     assert message["event"]["seat"] == 0 and message["event"]["card"] in hand
     assert message["table"]["clock"] == 1
     await eleni.close()
+
+
+async def test_states_carry_the_turn_deadline_with_a_clock_and_null_without(server: Server) -> None:
+    created = server.create([human("Eleni"), bot("greedy")], rules="greek,target=30", clock=120)
+    eleni = await Client.connect(server, created["table"]["id"], created["token"])
+    state = await eleni.play_until(lambda s: s["view"] is not None and s["view"]["turn"] == 0)
+    deadline = state["turn_deadline"]
+    assert deadline is not None and 0 < deadline["at"] - deadline["now"] <= 120
+    await eleni.close()
+    # a reload (a fresh hello without since) gets the time left, not a fresh clock
+    again = await Client.connect(server, created["table"]["id"], created["token"])
+    latest = await again.expect("state")
+    assert latest["view"]["turn"] == 0 and latest["view"]["hand"] == state["view"]["hand"]
+    assert latest["turn_deadline"]["at"] - latest["turn_deadline"]["now"] <= deadline["at"] - deadline["now"]
+    assert abs(latest["turn_deadline"]["at"] - deadline["at"]) < 1, "the same deadline"
+    await again.close()
+
+    unclocked = server.create([human("Nikos"), bot("greedy")], rules="greek,target=30")
+    nikos = await Client.connect(server, unclocked["table"]["id"], unclocked["token"])
+    state = await nikos.play_until(lambda s: s["view"] is not None and s["view"]["turn"] == 0)
+    assert state["turn_deadline"] is None
+    assert all(s["turn_deadline"] is None for s in nikos.states)
+    await nikos.close()

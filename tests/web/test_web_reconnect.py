@@ -6,7 +6,13 @@ import json
 import re
 
 from browser_helpers import DESKTOP, ContextFactory, PageErrors, hand_cards, play_one, start_bot_game
-from playwright.sync_api import WebSocketRoute, expect
+from playwright.sync_api import Page, WebSocketRoute, expect
+
+
+def seconds_left(page: Page) -> int:
+    """The seconds the page's turn clock shows."""
+    text = page.get_by_role("timer").text_content() or ""
+    return int(text.removeprefix("⏱ ").removesuffix("s"))
 
 
 def test_reload_in_the_middle_of_a_round(
@@ -23,9 +29,15 @@ def test_reload_in_the_middle_of_a_round(
 
     # The table has a turn clock: seconds left for the play due.
     expect(page.get_by_role("timer")).to_have_accessible_name(re.compile(r"^\d+ seconds left to play$"))
+    # let the clock run down a little, then reload: it goes on from the server's deadline
+    page.wait_for_function(
+        "() => parseInt(document.querySelector('#clock')?.textContent.slice(2) ?? '300') <= 297")
+    before = seconds_left(page)
     page.reload()
     expect(page.locator(".hand .card-button")).to_have_count(3)
     expect(page.get_by_role("timer")).to_have_text(re.compile(r"^⏱ \d+s$"))
+    after = seconds_left(page)
+    assert after <= before < 300, f"the clock restarted from full after a reload: {before}s, then {after}s"
     assert hand_cards(page) == hand, "the same seat, the same hand"
     expect(page.locator("#centre-pile")).to_have_attribute("aria-label", centre or "")
     expect(page.locator(".join-panel")).to_have_count(0)

@@ -209,8 +209,10 @@ class GameState:
 class StateText:
     """The ``state`` messages of one moment of a table, each shared part turned into JSON once."""
 
-    def __init__(self, table: dict[str, Any], state: GameState) -> None:
+    def __init__(self, table: dict[str, Any], state: GameState,
+                 turn_deadline: dict[str, float] | None = None) -> None:
         self._table = db.dumps(table)
+        self._deadline = db.dumps(turn_deadline)
         self._fairness = db.dumps(state.fairness())
         self._state = state
         self._views: dict[int | None, str] = {}
@@ -221,7 +223,7 @@ class StateText:
         if view is None:
             view = self._views[seat] = db.dumps(self._state.view_json(seat))
         return (f'{{"type":"state","seq":{seq},"table":{self._table},"view":{view},'
-                f'"event":{db.dumps(event)},"fairness":{self._fairness}}}')
+                f'"event":{db.dumps(event)},"fairness":{self._fairness},"turn_deadline":{self._deadline}}}')
 
 
 class TokenBucket:
@@ -389,6 +391,19 @@ class GameTable:
             "rematch": self.rematch,
         }
 
+    def turn_deadline(self) -> dict[str, float] | None:
+        """When the play due must be made, as UNIX times ``{"at": …, "now": …}`` (``now``: the
+        server's clock, so a client can count ``at - now`` seconds from receipt whatever its own
+        clock says); ``None`` when the table has no clock or no play is due."""
+        match = self.state.match
+        if self.clock is None or self.state.status != "playing" or self.state.between_rounds():
+            return None
+        if match is None or match.turn is None:
+            return None
+        now = time.time()
+        left = max(0.0, self.turn_since + self.clock - time.monotonic())
+        return {"at": round(now + left, 3), "now": round(now, 3)}
+
     def _missed(self, seat: int | None, since: int) -> list[str]:
         """The state messages after ``since``, each as ``seat`` saw it then."""
         replay = GameState(self.id, self.rules, self.rounds)
@@ -396,7 +411,9 @@ class GameTable:
         for event in self.events:
             shown = replay.apply(event)
             if event.seq > since:
-                messages.append(StateText(self.table_json(replay), replay).message(event.seq, shown, seat))
+                deadline = self.turn_deadline() if event.seq == self.state.seq else None
+                moment = StateText(self.table_json(replay), replay, deadline)
+                messages.append(moment.message(event.seq, shown, seat))
         return messages
 
     # -- seats ---------------------------------------------------------------------------------
@@ -504,7 +521,8 @@ class GameTable:
             elif message.since is not None and message.since == self.state.seq:
                 backlog = []
             else:
-                backlog = [StateText(self.table_json(), self.state).message(self.state.seq, None, seat)]
+                backlog = [StateText(self.table_json(), self.state, self.turn_deadline())
+                           .message(self.state.seq, None, seat)]
             connection.seat = seat
             connection.joined = True
             connection.send({"type": "welcome", "protocol": PROTOCOL, "table": self.table_json(),
@@ -641,7 +659,7 @@ class GameTable:
         return self.state.status == "finished" and not self.connections and now - self.touched > after
 
     def _broadcast(self, applied: list[tuple[Event, dict[str, Any]]]) -> None:
-        moment = StateText(self.table_json(), self.state)
+        moment = StateText(self.table_json(), self.state, self.turn_deadline())
         for event, shown in applied:
             for connection in self.connections:
                 connection.send_text(moment.message(event.seq, shown, connection.seat))

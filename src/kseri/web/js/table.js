@@ -24,6 +24,7 @@ export class TableScreen {
     this.table = null;
     this.view = null;
     this.seq = null;
+    this.turnEnds = null; // when the play due must be made, in this page's clock (ms), or null
     this.fairness = null;
     this.seat = null;
     this.connection = null;
@@ -99,6 +100,7 @@ export class TableScreen {
         this.render();
         break;
       case "state":
+        message.receivedAt = Date.now();
         this.queue.push(message);
         this.drain();
         break;
@@ -158,7 +160,8 @@ export class TableScreen {
     this.fairness = message.fairness;
     if (this.view && this.view.seat !== undefined && this.view.seat !== null) this.seat = this.view.seat;
     this.rememberCommitment();
-    if (this.view && (!previous || previous.turn !== this.view.turn || (event && event.kind === "play"))) this.turnSince = Date.now();
+    const deadline = message.turn_deadline;
+    this.turnEnds = deadline ? message.receivedAt + (deadline.at - deadline.now) * 1000 : null;
     this.hint = null;
     if (event) this.describe(event);
     if (animate && event.taken > 0) {
@@ -476,11 +479,10 @@ export class TableScreen {
       this.renderConnectionBadge());
   }
 
-  /** The seconds left for the play due (the table's clock counts from when this page saw the turn begin). */
+  /** The seconds left for the play due, from the server's deadline (so a reload keeps the count). */
   clockLeft() {
-    const clock = this.table.clock;
-    if (!clock || !this.view || this.view.turn === null || this.view.phase !== "playing") return null;
-    return Math.max(0, Math.ceil(clock - (Date.now() - (this.turnSince || Date.now())) / 1000));
+    if (this.turnEnds === null) return null;
+    return Math.max(0, Math.ceil((this.turnEnds - Date.now()) / 1000));
   }
 
   renderClock() {
