@@ -11,6 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from schemathesis.checks import positive_data_acceptance
 from serverkit import Server, bot, human
 
+from kseri.agents import AGENTS
+
 
 def test_the_api_keeps_its_openapi_promises(server: Server) -> None:
     """Schemathesis: generated requests for every operation; no server error, and every answer
@@ -77,3 +79,11 @@ def test_the_web_page_invite_links_and_static_files(server: Server) -> None:
     served = httpx.get(f"{server.http}/static/{asset.relative_to(web).as_posix()}")
     assert served.status_code == 200 and served.content == asset.read_bytes()
     assert httpx.get(f"{server.http}/openapi.json").json()["info"]["title"] == "kseri"
+
+
+def test_the_rules_list_every_bot_level_weakest_first(server: Server) -> None:
+    levels = httpx.get(f"{server.http}/api/rules").json()["levels"]
+    assert levels == list(AGENTS) and levels[:4] == ["random", "greedy", "expert", "master"]
+    for level in levels:  # each one seats a bot
+        created = server.create([human(), bot(level)])
+        assert created["table"]["seats"][1]["level"] == level

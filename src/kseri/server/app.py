@@ -132,6 +132,8 @@ class RulesOut(BaseModel):
 
     presets: dict[str, dict[str, Any]]
     sources: dict[str, str]
+    levels: list[str]
+    """The bot levels, weakest first (the ``level`` a bot seat may take)."""
 
 
 class ErrorDetail(BaseModel):
@@ -355,9 +357,9 @@ def create_app(settings: ServerSettings) -> FastAPI:
 
     @app.get("/api/rules", response_model=RulesOut)
     async def rules() -> dict[str, Any]:
-        """Every preset's options and its source."""
+        """Every preset's options and its source, and the bot levels."""
         presets = {name: preset.options() for name, preset in PRESETS.items()}
-        return {"presets": presets, "sources": dict(PRESET_SOURCES)}
+        return {"presets": presets, "sources": dict(PRESET_SOURCES), "levels": list(AGENTS)}
 
     @app.websocket("/ws/tables/{table_id}")
     async def play_socket(websocket: WebSocket, table_id: str) -> None:

@@ -4,8 +4,6 @@ import { api, holdSeat, playerName, setPlayerName } from "./api.js";
 import { h, navigate } from "./dom.js";
 import { t, tn } from "./i18n.js";
 
-const LEVELS = ["random", "greedy", "expert", "master"];
-
 /** The options offered in the form, in this order; the others keep the preset's value. */
 const OPTIONS = [
   "target", "kseri_value", "jack_kseri", "kseri_on_last_card", "double_kseri", "jacks_capture_all",
@@ -20,11 +18,22 @@ function modeOf(options) {
   return options.partnerships ? `${options.players / 2}v${options.players / 2}` : String(options.players);
 }
 
+/** The translation of key, or otherwise when the page has none (a level only the server knows). */
+function translated(key, otherwise) {
+  const text = t(key);
+  return text === key ? otherwise : text;
+}
+
+/** A bot level's friendly name: its translation, or the server's name for a level the page does not know. */
+export function levelName(level) {
+  return translated(`level.${level}`, level);
+}
+
 /** A seat's display name (bots are numbered by seat when a table has several). */
 export function seatName(seat, seats = []) {
   if (seat.kind === "bot") {
     const several = seats.filter((s) => s.kind === "bot").length > 1;
-    return t(several ? "seat.botN" : "seat.bot", { level: t(`level.${seat.level}`), n: seat.seat + 1 });
+    return t(several ? "seat.botN" : "seat.bot", { level: levelName(seat.level), n: seat.seat + 1 });
   }
   return seat.name || (seat.taken ? t("seat.player", { n: seat.seat + 1 }) : t("seat.open"));
 }
@@ -34,6 +43,7 @@ export class LobbyScreen {
     this.root = root;
     this.presets = null;
     this.sources = {};
+    this.levels = []; // the server's bot levels, weakest first
     this.tables = [];
     this.timer = null;
     this.form = {
@@ -57,6 +67,8 @@ export class LobbyScreen {
       const rules = await api("GET", "/api/rules");
       this.presets = rules.presets;
       this.sources = rules.sources || {};
+      this.levels = rules.levels;
+      if (!this.levels.includes(this.form.level)) this.form.level = this.levels.includes("expert") ? "expert" : this.levels[0];
     } catch (error) {
       this.error = t("error.server", { message: error.message });
     }
@@ -173,7 +185,7 @@ export class LobbyScreen {
         h("section", { class: "quick-start" },
           h("button", { type: "button", class: "primary big", id: "quick-play", disabled: this.busy || !this.presets, onclick: () => this.quickPlay() },
             t("lobby.quickPlay")),
-          h("span", {}, t("lobby.quickPlayHelp", { level: t(`level.${this.form.level}`) }))),
+          h("span", {}, t("lobby.quickPlayHelp", { level: levelName(this.form.level) }))),
         h("details", { class: "how-to" },
           h("summary", {}, t("howto.title")),
           h("ul", {}, ["capture", "jack", "kseri", "score", "match"].map((k) => h("li", {}, t(`howto.${k}`))))),
@@ -215,10 +227,10 @@ export class LobbyScreen {
       f.opponents === "bots" && h("fieldset", {},
         h("legend", {}, t("lobby.level")),
         h("div", { class: "choices" },
-          LEVELS.map((level) => radio("level", level, t(`level.${level}`), f.level === level, () => {
+          this.levels.map((level) => radio("level", level, levelName(level), f.level === level, () => {
             localStorage.setItem("kseri.level", level);
             this.set({ level });
-          }, t(`level.${level}.help`))))),
+          }, translated(`level.${level}.help`, null))))),
       this.presets && this.renderRules(),
       h("label", { class: "check" },
         h("input", { type: "checkbox", id: "casual", checked: this.casual(), onchange: (e) => this.set({ casual: e.target.checked }) }),
@@ -252,7 +264,7 @@ export class LobbyScreen {
         h("span", {}, t("lobby.seatLabel", { n: seat + 1, role })),
         h("select", { id: `seat-${seat}`, onchange: (e) => { f.seatChoices = { ...f.seatChoices, [seat]: e.target.value }; } },
           h("option", { value: "friend", selected: (f.seatChoices[seat] || "friend") === "friend" }, t("lobby.seatFriend")),
-          LEVELS.map((level) => h("option", { value: level, selected: f.seatChoices[seat] === level }, t("seat.bot", { level: t(`level.${level}`) }))))));
+          this.levels.map((level) => h("option", { value: level, selected: f.seatChoices[seat] === level }, t("seat.bot", { level: levelName(level) }))))));
     }
     return h("fieldset", {}, h("legend", {}, t("lobby.seats")), h("div", { class: "seat-choices" }, rows));
   }
