@@ -210,7 +210,7 @@ class StateText:
     """The ``state`` messages of one moment of a table, each shared part turned into JSON once."""
 
     def __init__(self, table: dict[str, Any], state: GameState,
-                 turn_deadline: dict[str, float] | None = None) -> None:
+                 turn_deadline: dict[str, float] | None) -> None:
         self._table = db.dumps(table)
         self._deadline = db.dumps(turn_deadline)
         self._fairness = db.dumps(state.fairness())
