@@ -8,7 +8,7 @@ from engine_commands import kseri_engine, misbehaving_engine
 
 from kseri import Match, Rules
 from kseri.agents import make_agent
-from kseri.agents.base import Agent
+from kseri.bench.duplicate import play_match
 from kseri.protocol.client import EngineAgent, EngineError, EngineProcess
 from kseri.protocol.engine_side import serve_level
 from kseri.protocol.messages import ENGINE_MESSAGES, HOST_MESSAGES, ProtocolError, decode
@@ -86,28 +86,20 @@ def test_serving_an_unknown_level_is_refused() -> None:
         serve_level("grandmaster", None, io.StringIO(), io.StringIO())
 
 
-def _play_match(rules: Rules, seed: str, agents: list[Agent]) -> Match:
-    match = Match(rules, seed=seed)
-    while True:
-        while (seat := match.turn) is not None:
-            match.play(agents[seat].choose(match.view(seat)))
-        if match.is_over():
-            return match
-        match.next_round()
-
-
 def test_a_full_match_between_two_engine_processes_repeats_the_same_match_in_process() -> None:
     rules = Rules.preset("greek")
     greedy = EngineProcess("greedy", kseri_engine("greedy"))
     rnd = EngineProcess("random", kseri_engine("random"))
     try:
-        external = _play_match(rules, "protocol", [EngineAgent(greedy, seed=1), EngineAgent(rnd, seed=77)])
+        external = play_match(Match(rules, seed="protocol"),
+                              [EngineAgent(greedy, seed=1), EngineAgent(rnd, seed=77)])
         assert greedy.engine_id == {"type": "id", "name": "kseri greedy", "author": "kseri"}
     finally:
         greedy.close()
         rnd.close()
     assert not greedy.running and not rnd.running
-    internal = _play_match(rules, "protocol", [make_agent("greedy"), make_agent("random", seed=77)])
+    internal = play_match(Match(rules, seed="protocol"),
+                          [make_agent("greedy"), make_agent("random", seed=77)])
     assert external.is_over() and external.winner is not None
     assert external.plays == internal.plays
     assert external.totals == internal.totals

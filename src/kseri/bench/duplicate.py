@@ -33,6 +33,16 @@ def play_round(rules: Rules, deal: Deal, agents: Sequence[Agent]) -> RoundResult
     return match.round_results[-1]
 
 
+def play_match(match: Match, agents: Sequence[Agent]) -> Match:
+    """Play ``match`` to its winner with ``agents[seat]`` at each seat; each sees only its view."""
+    while True:
+        while (seat := match.turn) is not None:
+            match.play(agents[seat].choose(match.view(seat)))
+        if match.is_over():
+            return match
+        match.next_round()
+
+
 def seating(rules: Rules, rotation: int) -> tuple[int, ...]:
     """Which member of a pair sits at each seat in ``rotation`` (0 to ``rules.sides - 1``):
     the first (0) holds the seats of side ``rotation``, the second (1) every other seat."""

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kseri.agents.base import AGENTS, Agent, make_agent
-from kseri.bench.duplicate import bench_deal, play_round, seating, side_difference
+from kseri.bench.duplicate import bench_deal, play_match, play_round, seating, side_difference
 from kseri.engine import Match
 from kseri.protocol.client import EngineAgent, EngineError, EngineProcess
 from kseri.rules import Rules
@@ -215,12 +215,7 @@ def _play_match(config: TournamentConfig, pair: tuple[int, int], index: int, rot
     agents = _seat_agents(config, pair, rotation, "match", index, *pair)
     match = Match(rules, seed=f"bench:{config.seed}:match:{index}")
     try:
-        while True:
-            while (seat := match.turn) is not None:
-                match.play(agents[seat].choose(match.view(seat)))
-            if match.is_over():
-                break
-            match.next_round()
+        play_match(match, agents)
     except EngineError as error:
         loser = _forfeiter(config, pair, error)
         where = f"match {index} (rotation {rotation}, round {match.round_index})"

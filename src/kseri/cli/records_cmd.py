@@ -15,6 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from kseri.agents import make_agent
+from kseri.bench.duplicate import play_match
 from kseri.cli import app
 from kseri.engine import KSERI_KINDS, Match
 from kseri.notation import NotationError, format_notation, parse_notation
@@ -85,12 +86,7 @@ def _play_match(rules: Rules, seed: str, game: int) -> Match:
         make_agent("random", seed=random.Random(f"{seed}:{game}:{seat}").getrandbits(64))
         for seat in range(rules.players)
     ]
-    while True:
-        while (seat := match.turn) is not None:
-            match.play(agents[seat].choose(match.view(seat)))
-        if match.is_over():
-            return match
-        match.next_round()
+    return play_match(match, agents)
 
 
 @app.command("simulate")
