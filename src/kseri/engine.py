@@ -36,7 +36,7 @@ from hashlib import sha512
 from typing import TYPE_CHECKING, Final, NamedTuple
 
 from kseri.cards import ALL_CARDS, CARDS_PER_DECK, CLUBS, JACK, RANK_OF, TWO, Card, CardError
-from kseri.rules import CentreDeal, MajorityTie, Rules, TargetRule
+from kseri.rules import CentreDeal, MajorityTie, Rules, match_winner
 
 if TYPE_CHECKING:
     import random
@@ -285,7 +285,7 @@ class _Config:
     """What a match needs from its rules, worked out once per :class:`Rules` object."""
 
     __slots__ = (
-        "batches", "card_items", "centre_size", "deck", "double_kseri", "escalation", "every_tied_side",
+        "batches", "card_items", "centre_size", "deck", "double_kseri", "every_tied_side",
         "face_down", "hand_cutters", "jack_kseri", "jacks_table_bonus", "kseri_on_last_card", "kseri_value",
         "last_capture_item", "majority_item", "marks_always", "next_seat", "no_captures", "no_kseri",
         "per_batch", "players", "point_cards", "points", "quiet_plays", "redeal", "shown", "side_of", "sides",
@@ -344,7 +344,6 @@ class _Config:
         bonus = rules.majority_bonus
         self.majority_item = ScoreItem("majority", None, bonus) if bonus else None
         self.every_tied_side = rules.majority_tie is MajorityTie.EVERY_TIED_SIDE
-        self.escalation = rules.escalation if rules.target_rule is TargetRule.ESCALATE else 0
         """How much the target rises when several sides reach it (0: the higher total wins)."""
         self.last_capture_item = (
             ScoreItem("last-capture", None, rules.last_capture_bonus) if rules.last_capture_bonus else None
@@ -839,24 +838,8 @@ class Match:
 
     def _settle(self) -> None:
         """Decide the match after a round, by the target rule."""
-        totals = self._totals
-        target = self._target
-        reached = [side for side, total in enumerate(totals) if total >= target]
-        if len(reached) < 2:
-            winner = reached[0] if reached else None
-        elif self._cfg.escalation:
-            escalation = self._cfg.escalation
-            while len(reached) > 1:
-                target += escalation
-                reached = [side for side in reached if totals[side] >= target]
-            self._target = target
-            winner = reached[0] if reached else None
-        else:
-            best = max(totals[side] for side in reached)
-            leaders = [side for side in reached if totals[side] == best]
-            winner = leaders[0] if len(leaders) == 1 else None
-        self._winner = winner
-        self._phase = _ROUND_OVER if winner is None else _MATCH_OVER
+        self._winner, self._target = match_winner(self.rules, self._totals, self._target)
+        self._phase = _ROUND_OVER if self._winner is None else _MATCH_OVER
 
     def __repr__(self) -> str:
         return (f"<Match rules={self.rules.name!r} seed={self.seed!r} round={self.round_index} "

@@ -16,6 +16,8 @@ kseri.rules.RulesError: the stock of 48 cards ... (5 players need decks=2)
 from __future__ import annotations
 
 import dataclasses
+import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
@@ -25,7 +27,12 @@ from kseri.cards import _RANK_ALIASES, ALL_CARDS, CARDS_PER_DECK, RANK_NAMES, Ca
 
 
 class RulesError(ValueError):
-    """Raised for an impossible or unknown rule set; the message says why."""
+    """Raised for an impossible or unknown rule set; the message says why and ``option`` names
+    the option at fault (``None`` when the fault is the combination or an unknown preset)."""
+
+    def __init__(self, message: str, option: str | None = None) -> None:
+        super().__init__(message)
+        self.option = option
 
 
 class CentreDeal(StrEnum):
@@ -123,6 +130,7 @@ class Rules:
     def __post_init__(self) -> None:
         _validate(self)
         object.__setattr__(self, "points_table", _points_table(self.card_points, self.decks))
+        _check_match_ends(self)
 
     @property
     def sides(self) -> int:
@@ -174,7 +182,7 @@ class Rules:
         """A copy with some options changed (validated again)."""
         for key in overrides:
             if key not in OPTION_NAMES:
-                raise RulesError(f"unknown option {key!r}; the options are: {', '.join(OPTION_NAMES)}")
+                raise _unknown_option(key)
         values = {k: _coerce(k, v) if isinstance(v, str) else v for k, v in overrides.items()}
         return dataclasses.replace(self, **values)
 
@@ -195,10 +203,10 @@ class Rules:
         """Rebuild rules from :meth:`options` output."""
         unknown = set(options) - set(OPTION_NAMES)
         if unknown:
-            raise RulesError(f"unknown option(s): {', '.join(sorted(unknown))}")
+            raise _unknown_option(sorted(unknown)[0])
         values = dict(options)
         if "card_points" in values:
-            values["card_points"] = tuple((str(k), int(v)) for k, v in values["card_points"])
+            values["card_points"] = _card_points_entries(values["card_points"])
         for name, enum in (("centre_deal", CentreDeal), ("target_rule", TargetRule),
                            ("majority_tie", MajorityTie)):
             if name in values:
@@ -209,22 +217,60 @@ class Rules:
 OPTION_NAMES: Final = tuple(f.name for f in dataclasses.fields(Rules) if f.init)
 """The option names, in declaration order."""
 
+OPTION_RANGES: Final = MappingProxyType({
+    "players": (2, 6),
+    "decks": (1, 2),
+    "batch_size": (1, 26),
+    "centre_size": (1, 8),
+    "kseri_value": (0, 100),
+    "jack_kseri": (0, 100),
+    "double_kseri": (0, 100),
+    "card_points": (0, 100),
+    "majority_bonus": (0, 100),
+    "jacks_table_bonus": (0, 100),
+    "last_capture_bonus": (0, 100),
+    "two_clubs_match_bonus": (0, 100),
+    "target": (1, 10_000),
+    "escalation": (1, 10_000),
+})
+"""The whole numbers each numeric option may take, inclusive (for ``card_points``: each
+entry's points). Wider values make no game anyone plays, and bounded values keep every
+computation on them small."""
+
+MAX_NAME_LENGTH: Final = 40
+"""The longest rule-set ``name``."""
+MIN_STOCK_AFTER_FIRST_BATCH: Final = 16
+"""The fewest cards the stock may hold once the first batch and the centre are dealt: enough
+that a Greek redeal or a Jack sent back into the stock always finds other cards (there are at
+most 8 Jacks, and at most 8 cards of any rank)."""
+MAX_CARD_POINTS_ENTRIES: Final = 64
+"""The most entries ``card_points`` may have."""
+MAX_ROUNDS_TO_TARGET: Final = 100
+"""The target and the escalation may each be at most this many times the points a round puts
+in play (its card points and majority bonus), so that every match ends after a bounded number
+of rounds."""
+
 _OPTION_TYPES: Final = {f.name: f.type for f in dataclasses.fields(Rules)}
+
+
+def _unknown_option(name: str) -> RulesError:
+    shown = name[:60]
+    return RulesError(f"unknown option {shown!r}; the options are: {', '.join(OPTION_NAMES)}", shown)
 
 
 def _enum(name: str, enum: type[StrEnum], value: object) -> Any:
     try:
-        return enum(str(value))
+        return enum(value if isinstance(value, str) else "")
     except ValueError:
         raise RulesError(
-            f"{name} must be one of {', '.join(e.value for e in enum)}, not {value!r}"
+            f"{name} must be one of {', '.join(e.value for e in enum)}, not {value!r:.60}", name
         ) from None
 
 
 def _coerce(name: str, text: str) -> Any:
     """Turn an option's text value into its typed value."""
     if name not in _OPTION_TYPES or name == "points_table":
-        raise RulesError(f"unknown option {name!r}; the options are: {', '.join(OPTION_NAMES)}")
+        raise _unknown_option(name)
     kind = str(_OPTION_TYPES[name])
     lowered = text.lower()
     if name == "card_points":
@@ -232,7 +278,7 @@ def _coerce(name: str, text: str) -> Any:
         for entry in text.replace(";", "/").split("/"):
             key, _, points = entry.partition(":")
             if not points.strip().lstrip("-").isdigit():
-                raise RulesError(f"card_points entries look like TD:2, not {entry!r}")
+                raise RulesError(f"card_points entries look like TD:2, not {entry!r:.60}", name)
             entries.append((key.strip().upper(), int(points)))
         return tuple(entries)
     if kind == "bool":
@@ -240,14 +286,14 @@ def _coerce(name: str, text: str) -> Any:
             return True
         if lowered in ("false", "no", "off", "0"):
             return False
-        raise RulesError(f"{name} must be true or false, not {text!r}")
+        raise RulesError(f"{name} must be true or false, not {text!r:.60}", name)
     if "None" in kind and lowered in ("none", "off", "no", "null"):
         return None
     if kind.startswith("int"):
         try:
             return int(text)
         except ValueError:
-            raise RulesError(f"{name} must be a whole number, not {text!r}") from None
+            raise RulesError(f"{name} must be a whole number, not {text!r:.60}", name) from None
     for enum in (CentreDeal, TargetRule, MajorityTie):
         if kind == enum.__name__:
             return _enum(name, enum, lowered)
@@ -267,25 +313,73 @@ def _points_table(card_points: tuple[tuple[str, int], ...], decks: int) -> tuple
             except CardError:
                 raise RulesError(
                     f"card_points entry {key!r} is neither a rank ({' '.join(RANK_NAMES)}) "
-                    "nor a card (like TD)"
+                    "nor a card (like TD)", "card_points"
                 ) from None
     return tuple(table[card % CARDS_PER_DECK] for card in ALL_CARDS[: CARDS_PER_DECK * decks])
 
 
+def _card_points_entries(value: object) -> tuple[tuple[str, int], ...]:
+    """``card_points`` from JSON: a list of ``[key, points]`` pairs, checked strictly."""
+    if not isinstance(value, list | tuple):
+        raise RulesError(f"card_points must be a list of [card or rank, points] pairs, not {value!r:.60}",
+                         "card_points")
+    entries = []
+    for entry in value:
+        if not (isinstance(entry, list | tuple) and len(entry) == 2 and isinstance(entry[0], str)):
+            raise RulesError(f"card_points entries are [card or rank, points] pairs, not {entry!r:.60}",
+                             "card_points")
+        entries.append((entry[0], entry[1]))
+    return tuple(entries)
+
+
+def _check_types(rules: Rules) -> None:
+    """Each option holds a value of its declared type (no floats or booleans for numbers),
+    within :data:`OPTION_RANGES`."""
+    for name in OPTION_NAMES:
+        value = getattr(rules, name)
+        kind = str(_OPTION_TYPES[name])
+        if name == "name":
+            if not (isinstance(value, str) and 1 <= len(value) <= MAX_NAME_LENGTH and value.isprintable()):
+                raise RulesError(
+                    f"name must be 1 to {MAX_NAME_LENGTH} printable characters, not {value!r:.60}", name)
+        elif kind == "bool":
+            if type(value) is not bool:
+                raise RulesError(f"{name} must be true or false, not {value!r:.60}", name)
+        elif kind.startswith("int"):
+            if value is None and "None" in kind:
+                continue
+            low, high = OPTION_RANGES[name]
+            if type(value) is not int:
+                raise RulesError(f"{name} must be a whole number, not {value!r:.60}", name)
+            if not low <= value <= high:
+                off = " (or none to switch it off)" if "None" in kind else ""
+                raise RulesError(f"{name} must be {low} to {high}{off}, not {value}", name)
+    entries = rules.card_points
+    if not isinstance(entries, tuple) or len(entries) > MAX_CARD_POINTS_ENTRIES:
+        raise RulesError(f"card_points must be a tuple of at most {MAX_CARD_POINTS_ENTRIES} entries",
+                         "card_points")
+    low, high = OPTION_RANGES["card_points"]
+    for entry in entries:
+        if not (isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[0], str)
+                and len(entry[0]) <= 3 and type(entry[1]) is int):
+            raise RulesError(f"card_points entries are (card or rank, whole number) pairs, not {entry!r:.60}",
+                             "card_points")
+        if not low <= entry[1] <= high:
+            raise RulesError(f"card_points entry {entry[0]!r} must be worth {low} to {high} points, "
+                             f"not {entry[1]}", "card_points")
+
+
 def _validate(rules: Rules) -> None:
+    _check_types(rules)
     if not 2 <= rules.players <= 6:
-        raise RulesError(f"players must be 2 to 6, not {rules.players}")
+        raise RulesError(f"players must be 2 to 6, not {rules.players}", "players")
     if rules.partnerships and (rules.players % 2 or rules.players < 4):
-        raise RulesError(f"partnerships need 4 or 6 players, not {rules.players}")
-    if rules.decks not in (1, 2):
-        raise RulesError(f"decks must be 1 or 2, not {rules.decks}")
-    if rules.batch_size < 1:
-        raise RulesError(f"batch_size must be at least 1, not {rules.batch_size}")
+        raise RulesError(f"partnerships need 4 or 6 players, not {rules.players}", "partnerships")
     minimum = 2 if rules.centre_deal is CentreDeal.PISTI else 1
     if not minimum <= rules.centre_size <= 8:
         raise RulesError(
-            f"centre_size must be {minimum} to 8 with {rules.centre_deal}, not {rules.centre_size}"
-        )
+            f"centre_size must be {minimum} to 8 with {rules.centre_deal}, not {rules.centre_size}",
+            "centre_size")
     stock = CARDS_PER_DECK * rules.decks - rules.centre_size
     per_batch = rules.players * rules.batch_size
     if stock % per_batch:
@@ -294,24 +388,59 @@ def _validate(rules: Rules) -> None:
             f"the stock of {stock} cards ({CARDS_PER_DECK * rules.decks} in {rules.decks} "
             f"deck{'s' if rules.decks > 1 else ''} less {rules.centre_size} in the centre) cannot "
             f"be dealt in equal batches of {rules.batch_size} cards to {rules.players} players "
-            f"({per_batch} a batch); change batch_size, players or decks{hint}"
-        )
-    for name in ("kseri_value", "majority_bonus", "jacks_table_bonus", "last_capture_bonus",
-                 "two_clubs_match_bonus"):
-        if getattr(rules, name) < 0:
-            raise RulesError(f"{name} cannot be negative ({getattr(rules, name)})")
-    for name in ("jack_kseri", "double_kseri"):
-        value = getattr(rules, name)
-        if value is not None and value < 0:
-            raise RulesError(f"{name} cannot be negative ({value}); use none to switch it off")
-    if rules.target < 1:
-        raise RulesError(f"target must be positive, not {rules.target}")
-    if rules.escalation < 1:
-        raise RulesError(f"escalation must be positive, not {rules.escalation}")
+            f"({per_batch} a batch); change batch_size, players or decks{hint}")
+    if stock - per_batch < MIN_STOCK_AFTER_FIRST_BATCH:
+        raise RulesError(
+            f"one batch of {rules.batch_size} cards to {rules.players} players leaves {stock - per_batch} "
+            f"cards in the stock; the centre procedures need at least {MIN_STOCK_AFTER_FIRST_BATCH} "
+            "(deal smaller batches)", "batch_size")
     for name, enum in (("centre_deal", CentreDeal), ("target_rule", TargetRule),
                        ("majority_tie", MajorityTie)):
         if not isinstance(getattr(rules, name), enum):
-            raise RulesError(f"{name} must be a {enum.__name__}, not {getattr(rules, name)!r}")
+            raise RulesError(f"{name} must be a {enum.__name__}, not {getattr(rules, name)!r:.60}", name)
+
+
+def _check_match_ends(rules: Rules) -> None:
+    """Refuse rules under which a match could go on without end: a round must put points in
+    play, and the target must be within :data:`MAX_ROUNDS_TO_TARGET` rounds' worth of them."""
+    in_play = sum(rules.points_table) + rules.majority_bonus
+    if in_play < 1:
+        raise RulesError("no round could score: give some card points or a majority bonus", "card_points")
+    for name in ("target", "escalation"):
+        if getattr(rules, name) > MAX_ROUNDS_TO_TARGET * in_play:
+            raise RulesError(
+                f"{name} {getattr(rules, name)} is out of reach: a round puts {in_play} points in play "
+                f"(card points and majority), so the {name} may be at most {MAX_ROUNDS_TO_TARGET * in_play}",
+                name)
+
+
+def match_winner(rules: Rules, totals: Sequence[float], target: int) -> tuple[int | None, int]:
+    """Who has won the match at these ``totals`` (``None``: play goes on), and the target from
+    now on, by the target rule. Under the Greek escalation the target rises by ``escalation``
+    as many times as it takes to leave at most one side at or above it, in one step:
+
+    >>> greek = Rules()
+    >>> match_winner(greek, (152, 140), 151)
+    (0, 151)
+    >>> match_winner(greek, (260, 252), 151)  # both past 151 and 251: the match goes to 351
+    (None, 351)
+    >>> match_winner(greek, (305, 240), 151)  # both past 151: 251, which only side 0 reaches
+    (0, 251)
+    >>> match_winner(Rules.preset("pisti"), (160, 160), 151)  # a tie at the top: another deal
+    (None, 151)
+    """
+    reached = [side for side, total in enumerate(totals) if total >= target]
+    if len(reached) < 2:
+        return (reached[0] if reached else None), target
+    ordered = sorted((totals[side] for side in reached), reverse=True)
+    if rules.target_rule is TargetRule.ESCALATE:
+        escalation = rules.escalation
+        target += escalation * (math.floor((ordered[1] - target) / escalation) + 1)
+        top = max(reached, key=totals.__getitem__)
+        return (top if totals[top] >= target else None), target
+    if ordered[0] == ordered[1]:
+        return None, target
+    return max(reached, key=totals.__getitem__), target
 
 
 _CLASSIC = Rules(

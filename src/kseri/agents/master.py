@@ -32,7 +32,7 @@ from kseri.agents.sampler import Sampler
 from kseri.agents.sim import RoundSim, SimRules, play_class, relative
 from kseri.cards import Card
 from kseri.engine import View
-from kseri.rules import Rules, TargetRule
+from kseri.rules import Rules, match_winner
 
 DEFAULT_ITERATIONS = 320
 """Worlds sampled per move by default (each plays out every distinct card)."""
@@ -66,20 +66,6 @@ def play_classes(cards: Sequence[Card], table: Sequence[int]) -> dict[tuple[int,
     for card in cards:
         representatives.setdefault(play_class(card, table), card)
     return representatives
-
-
-def match_winner(rules: Rules, totals: Sequence[int], target: int, points: Sequence[float]) -> int | None:
-    """The side that wins the match if this round scores ``points`` (``None``: play goes on)."""
-    after = [total + gained for total, gained in zip(totals, points, strict=True)]
-    reached = [side for side, total in enumerate(after) if total >= target]
-    if rules.target_rule is TargetRule.ESCALATE:
-        while len(reached) > 1:
-            target += rules.escalation
-            reached = [side for side in reached if after[side] >= target]
-        return reached[0] if reached else None
-    best = max((after[side] for side in reached), default=None)
-    leaders = [side for side in reached if after[side] == best]
-    return leaders[0] if len(leaders) == 1 else None
 
 
 class MasterAgent:
@@ -155,7 +141,8 @@ class MasterAgent:
                 relative_points = relative(final, side)
                 value = relative_points
                 if near_target and over:
-                    winner = match_winner(rules, view.totals, view.target, final)
+                    after = [total + gained for total, gained in zip(view.totals, final, strict=True)]
+                    winner, _ = match_winner(rules, after, view.target)
                     if winner is not None:
                         value += MATCH_WEIGHT if winner == side else -MATCH_WEIGHT
                 points[card].append(relative_points)
@@ -220,4 +207,4 @@ def _rollout(sim: RoundSim, tactics: Tactics) -> tuple[list[float], bool]:
 
 AGENTS["master"] = MasterAgent
 
-__all__ = ["DEFAULT_ITERATIONS", "MasterAgent", "match_winner", "play_classes"]
+__all__ = ["DEFAULT_ITERATIONS", "MasterAgent", "play_classes"]
