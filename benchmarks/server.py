@@ -107,6 +107,7 @@ def start_server(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
     url = f"http://127.0.0.1:{port}"
     process = subprocess.Popen(
         [sys.executable, "-m", "kseri", "serve", "--port", str(port), "--bot-delay", "0",
+         "--limits", "tables_per_minute=100000,tables_burst=100000,connections_per_address=100000",
          "--db", f"sqlite+aiosqlite:///{folder / 'bench.db'}"],
         env=dict(os.environ), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 30

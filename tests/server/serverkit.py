@@ -50,6 +50,10 @@ def free_port() -> int:
         return port
 
 
+LAX = "tables_per_minute=100000,tables_burst=100000,connections_per_address=100000"
+"""Limits for tests that open many tables and connections from one address (loopback)."""
+
+
 @dataclass
 class Server:
     """A ``kseri serve`` process on a loopback port."""
@@ -69,7 +73,8 @@ class Server:
 
     def start(self) -> Server:
         args = [sys.executable, "-m", "kseri", "serve", "--port", str(self.port), "--db", self.database_url]
-        settings = {"--bot-delay": "0", "--grace": "30", "--ready-timeout": "30"} | self.options
+        settings = {"--bot-delay": "0", "--grace": "30", "--ready-timeout": "30", "--limits": LAX}
+        settings |= self.options
         for name, value in settings.items():
             args += [name, value]
         handle, name = tempfile.mkstemp(prefix="kseri-server-", suffix=".log")
@@ -171,6 +176,13 @@ class Client:
                 raise AssertionError(f"seq went from {self.states[-1]['seq']} to {message['seq']}")
             self.states.append(message)
         return message
+
+    async def presence_until(self, stop: Callable[[Json], bool], timeout: float = 20) -> Json:
+        """The next ``presence`` message whose table satisfies ``stop`` (others are kept)."""
+        while True:
+            message = await self.expect("presence", timeout)
+            if stop(message["table"]):
+                return message
 
     async def expect(self, kind: str, timeout: float = 20) -> Json:
         """The next message of type ``kind`` (others are kept in :attr:`received`)."""

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-from serverkit import CLIENT_MESSAGES, SERVER_MESSAGES, Client, Json, Server, human
+from serverkit import CLIENT_MESSAGES, LAX, SERVER_MESSAGES, Client, Json, Server, human
 from websockets.asyncio.client import connect as connect_async
 from websockets.sync.client import ClientConnection, connect
 
@@ -162,7 +162,8 @@ class SyncPlayer:
 @pytest.fixture(scope="module")
 def fuzz_table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[SyncPlayer, SyncPlayer]]:
     path = tmp_path_factory.mktemp("fuzz") / "kseri.db"
-    server = Server(f"sqlite+aiosqlite:///{path}", {"--rate": "10000", "--grace": "600"}).start()
+    server = Server(f"sqlite+aiosqlite:///{path}", {"--limits": LAX + ",rate=10000,burst=20000",
+                                                   "--grace": "600"}).start()
     created = server.create([human(), human()], rules="greek", casual=False)
     table_id = created["table"]["id"]
     joined = server.join(table_id)

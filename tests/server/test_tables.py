@@ -75,10 +75,9 @@ async def test_an_absent_partner_is_replaced_by_a_bot_and_may_come_back(
     # Eleni plays on; after the grace period a bot plays Nikos's cards
     await eleni.play_until(standin_played)
     back = await Client.connect(server, table_id, joined["token"])
-    returned = {"kind": "seat", "seat": 2, "state": "connected"}
-    welcome_back = await back.play_until(lambda s: s["event"] == returned)
+    welcome_back = await eleni.presence_until(lambda table: table["seats"][2]["connected"])
     assert welcome_back["table"]["seats"][2]["standin"] is False
-    mark = welcome_back["seq"]
+    mark = eleni.states[-1]["seq"]
 
     def nikos_played_again(state: Json) -> bool:
         return nikos_played(state) and state["seq"] > mark

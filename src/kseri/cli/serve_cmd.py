@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import typer
 
 from kseri.cli import app
@@ -18,17 +20,40 @@ def serve_command(
     grace: float = typer.Option(
         60.0, help="Seconds an absent player keeps their seat before a bot plays for them."),
     ready_timeout: float = typer.Option(30.0, help="Seconds to wait for players' ready before dealing."),
-    rate: float = typer.Option(
-        20.0, help="Messages a second one connection may send (twice as many at once)."),
+    limits: str = typer.Option(
+        "", help="Bounds on what one client may ask, changed from their defaults: "
+        "'rate=20,tables_per_minute=20,max_body=65536' (every limit: docs/server.md)."),
+    allow_origin: Annotated[list[str] | None, typer.Option(
+        help="Another origin whose pages may connect (repeatable; '*' for any). The server's "
+        "own origin always may.")] = None,
     log_level: str = typer.Option("warning", help="uvicorn's log level."),
 ) -> None:
     """Start the game server (HTTP, WebSocket and the web page) and print the address to open."""
+    import asyncio
+
     import uvicorn
 
     from kseri.server import ServerSettings, create_app, default_database_url
+    from kseri.server.db import DatabaseUnavailable, Store
+    from kseri.server.limits import Limits
 
+    try:
+        bounds = Limits.from_spec(limits)
+    except ValueError as error:
+        raise typer.BadParameter(str(error), param_hint="--limits") from None
     settings = ServerSettings(database_url=db or default_database_url(), bot_delay=bot_delay,
-                              grace=grace, ready_timeout=ready_timeout, rate=rate, burst=2 * rate)
+                              grace=grace, ready_timeout=ready_timeout,
+                              limits=bounds,
+                              allowed_origins=tuple(allow_origin or ()))
+
+    async def check_database() -> None:
+        await (await Store.open(settings.database_url)).close()
+
+    try:
+        asyncio.run(check_database())
+    except DatabaseUnavailable as error:
+        typer.echo(f"kseri serve: {error}", err=True)
+        raise typer.Exit(1) from None
     shown_host = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     typer.echo(f"kseri server: open http://{shown_host}:{port}/  (database: {_safe(settings.database_url)})")
     uvicorn.run(create_app(settings), host=host, port=port, log_level=log_level,

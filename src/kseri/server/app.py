@@ -13,7 +13,7 @@ from contextlib import asynccontextmanager, suppress
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI, Header, Request, WebSocket
+from fastapi import FastAPI, Header, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
@@ -23,9 +23,18 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from kseri.agents import AGENTS
 from kseri.rules import PRESET_SOURCES, PRESETS, Rules, RulesError
 from kseri.server import db
+from kseri.server.limits import (
+    BodyLimit,
+    Counter,
+    KeyedBuckets,
+    SecurityHeaders,
+    client_address,
+    origin_allowed,
+)
 from kseri.server.protocol import Hello, Play, ProtocolError, Ready, parse_client_message
-from kseri.server.room import Connection, GameTable, SeatState, hash_token
+from kseri.server.room import Connection, GameTable, SeatState, hash_token, rematch_token
 from kseri.server.settings import ServerSettings
+from kseri.server.workers import SearchPool
 
 log = logging.getLogger("kseri.server")
 
@@ -38,11 +47,14 @@ PLACEHOLDER_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"
 
 
 class ApiError(Exception):
-    """An HTTP request refused: ``{"error": {"code", "message"}}`` with a 4xx status."""
+    """An HTTP request refused: ``{"error": {"code", "message"}}`` (and ``field``, the part of
+    the request at fault, when there is one) with a 4xx or 5xx status."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(self, status: int, code: str, message: str, *, field: str | None = None,
+                 retry_after: float | None = None) -> None:
         super().__init__(message)
         self.status, self.code, self.message = status, code, message
+        self.field, self.retry_after = field, retry_after
 
 
 # -- HTTP bodies ---------------------------------------------------------------------------------
@@ -122,9 +134,12 @@ class SeatGrant(BaseModel):
 
 
 class Lobby(BaseModel):
-    """Public tables with a free seat or a match to watch."""
+    """One page of the public tables with a free seat or a match to watch."""
 
     tables: list[TableOut]
+    total: int
+    """How many tables are listed in all."""
+    offset: int
 
 
 class RulesOut(BaseModel):
@@ -141,6 +156,8 @@ class ErrorDetail(BaseModel):
 
     code: str
     message: str
+    field: str | None = None
+    """The part of the request at fault (``rules.target``), when there is one."""
 
 
 class ErrorOut(BaseModel):
@@ -158,9 +175,10 @@ def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
 class Tables:
     """Every table the server holds: unfinished ones live, finished ones loaded on demand."""
 
-    def __init__(self, store: db.Store, settings: ServerSettings) -> None:
+    def __init__(self, store: db.Store, settings: ServerSettings, search: SearchPool) -> None:
         self.store = store
         self.settings = settings
+        self.search = search
         self.live: dict[str, GameTable] = {}
         self._loading = asyncio.Lock()
 
@@ -180,7 +198,7 @@ class Tables:
             stored = await self.store.load(table_id)
             if stored is None:
                 return None
-            table = GameTable.restore(stored, self.store, self.settings)
+            table = GameTable.restore(stored, self.store, self.settings, self.search)
             self.live[table_id] = table
             table.start()
             return table
@@ -188,11 +206,16 @@ class Tables:
     async def create(self, body: CreateTable, *, rematch_of: str | None = None,
                      seat_creator: bool = True) -> tuple[GameTable, int | None, str | None]:
         """A new table; the creator takes its first person's seat (if any and ``seat_creator``)."""
+        if len(self.live) >= self.settings.limits.max_live_tables:
+            raise ApiError(503, "too-many-tables", "the server holds as many tables as it can; try again "
+                           "in a few minutes", retry_after=60)
         try:
             given = body.rules
             rules = Rules.from_spec(given) if isinstance(given, str) else Rules.from_options(given)
-        except (RulesError, TypeError, ValueError) as error:
-            raise ApiError(422, "bad-rules", str(error)) from None
+        except RulesError as error:
+            named = error.option is not None and not isinstance(body.rules, str)
+            field = f"rules.{error.option}" if named else "rules"
+            raise ApiError(422, "bad-rules", str(error), field=field) from None
         specs = body.seats or [SeatSpec(kind="human") for _ in range(rules.players)]
         if len(specs) != rules.players:
             raise ApiError(422, "bad-seats", f"these rules seat {rules.players} players, not {len(specs)}")
@@ -217,27 +240,52 @@ class Tables:
         table_id = secrets.token_urlsafe(9)
         table, batch = GameTable.new(table_id, rules, seats, casual=body.casual, public=body.public,
                                      clock=body.clock, store=self.store, settings=self.settings,
-                                     rematch_of=rematch_of)
-        await self.store.write(batch)
+                                     search=self.search, rematch_of=rematch_of)
+        try:
+            await self.store.write(batch)
+        except Exception:
+            log.exception("could not store a new table")
+            raise ApiError(503, "storage-unavailable", "the server cannot store new tables right now "
+                           "(its database refused the write); try again later", retry_after=30) from None
         self.live[table_id] = table
         table.start()
         return table, creator, token
 
     async def forget_idle(self, every: float = 60.0, after: float = 600.0) -> None:
         """Let go of finished tables nobody watches (they load again from the database when
-        asked for), so a long-running server's memory holds the tables in play."""
+        asked for), so a long-running server's memory holds the tables in play; remove tables
+        nobody joined within ``limits.waiting_expiry``."""
         while True:
             await asyncio.sleep(every)
-            now = time.monotonic()
-            for table_id, table in list(self.live.items()):
-                if table.idle(now, after):
-                    table.stop()
-                    del self.live[table_id]
+            await self.sweep(after)
+
+    async def sweep(self, after: float) -> None:
+        """One pass of :meth:`forget_idle`."""
+        now = time.monotonic()
+        for table_id, table in list(self.live.items()):
+            if table.idle(now, after):
+                table.stop()
+                del self.live[table_id]
+            elif table.unjoined(time.time(), self.settings.limits.waiting_expiry):
+                try:
+                    await self.store.delete_table(table_id)
+                except Exception:
+                    log.exception("could not remove the expired table %s", table_id)
+                    continue
+                table.stop()
+                del self.live[table_id]
+
+    def listed(self) -> list[GameTable]:
+        """The lobby's tables: public ones with a free seat (never a rematch's reserved seats)
+        or being played."""
+        return [t for t in self.live.values() if t.public and t.state.status != "finished"
+                and not (t.rematch_of and t.state.status == "waiting")]
 
     def close(self) -> None:
-        """Stop every table's timers."""
+        """Stop every table's timers and the search workers."""
         for table in self.live.values():
             table.stop()
+        self.search.close()
 
 
 # -- the application -------------------------------------------------------------------------------
@@ -249,7 +297,7 @@ def create_app(settings: ServerSettings) -> FastAPI:
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         store = await db.Store.open(settings.database_url)
-        tables = Tables(store, settings)
+        tables = Tables(store, settings, SearchPool(settings.search_workers, settings.limits.search_queue))
         await tables.restore()
         state["tables"] = tables
         forgetting = asyncio.create_task(tables.forget_idle())
@@ -264,17 +312,36 @@ def create_app(settings: ServerSettings) -> FastAPI:
                   description="The kseri game server: tables, seats, the lobby and game records. "
                   "Play happens on the WebSocket /ws/tables/{id} (docs/protocol.md).")
 
+    limits = settings.limits
+    table_allowance = KeyedBuckets(limits.tables_per_minute / 60, limits.tables_burst)
+    connection_allowance = KeyedBuckets(limits.connections_per_address / 60, limits.connections_per_address)
+    sockets = Counter(limits.connections_per_address)
+
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, error: ApiError) -> JSONResponse:
-        body = {"error": {"code": error.code, "message": error.message}}
-        return JSONResponse(body, status_code=error.status)
+        detail: dict[str, Any] = {"code": error.code, "message": error.message}
+        if error.field is not None:
+            detail["field"] = error.field
+        headers = {} if error.retry_after is None else {"Retry-After": str(max(1, round(error.retry_after)))}
+        return JSONResponse({"error": detail}, status_code=error.status, headers=headers)
+
+    @app.exception_handler(ProtocolError)
+    async def _table_error(_request: Request, error: ProtocolError) -> JSONResponse:
+        status = 503 if error.code == "server-error" else 409
+        return JSONResponse({"error": {"code": error.code, "message": error.message}}, status_code=status)
+
+    @app.exception_handler(Exception)
+    async def _unexpected(_request: Request, _error: Exception) -> JSONResponse:
+        log.exception("an HTTP request failed")
+        return JSONResponse({"error": {"code": "server-error", "message": "the server failed to answer; "
+                                       "nothing was changed"}}, status_code=500)
 
     @app.exception_handler(RequestValidationError)
     async def _bad_request(_request: Request, error: RequestValidationError) -> JSONResponse:
         first = error.errors()[0] if error.errors() else {"loc": (), "msg": "invalid request"}
-        where = ".".join(str(part) for part in first["loc"])
-        return JSONResponse({"error": {"code": "bad-request", "message": f"{where}: {first['msg']}"}},
-                            status_code=422)
+        where = ".".join(str(part) for part in first["loc"][1:] or first["loc"])
+        return JSONResponse({"error": {"code": "bad-request", "message": f"{where}: {first['msg']}",
+                                       "field": where}}, status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(_request: Request, error: StarletteHTTPException) -> JSONResponse:
@@ -291,19 +358,26 @@ def create_app(settings: ServerSettings) -> FastAPI:
             raise ApiError(404, "no-such-table", f"there is no table {table_id!r}")
         return table
 
-    @app.post("/api/tables", status_code=201, response_model=SeatGrant, responses=_errors(422))
-    async def create_table(body: CreateTable) -> dict[str, Any]:
+    @app.post("/api/tables", status_code=201, response_model=SeatGrant, responses=_errors(413, 422, 429, 503))
+    async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
         """Open a table; the creator takes the first person's seat and gets its token."""
+        address = client_address(request.scope)
+        if not table_allowance.take(address):
+            raise ApiError(429, "throttled", f"at most {limits.tables_per_minute:g} new tables a minute "
+                           "from one address", retry_after=table_allowance.wait(address))
         table, seat, token = await tables().create(body)
         return {"table": table.table_json(), "seat": seat, "token": token}
 
     @app.get("/api/lobby", response_model=Lobby)
-    async def lobby() -> dict[str, Any]:
-        """Public tables with a free seat, or being played (to watch)."""
-        listed = [t.table_json() for t in tables().live.values()
-                  if t.public and t.state.status != "finished"]
-        listed.sort(key=lambda t: (t["status"] != "waiting", t["id"]))
-        return {"tables": listed}
+    async def lobby(offset: Annotated[int, Query(ge=0)] = 0,
+                    limit: Annotated[int, Query(ge=1)] = 50) -> dict[str, Any]:
+        """Public tables with a free seat first, then those being played (to watch), newest
+        first, a page of ``limit`` at a time (at most the server's page size, 50 by default)."""
+        limit = min(limit, limits.lobby_page)
+        listed = tables().listed()
+        listed.sort(key=lambda t: (t.state.status != "waiting", -t.created, t.id))
+        page = [t.table_json() for t in listed[offset:offset + limit]]
+        return {"tables": page, "total": len(listed), "offset": offset}
 
     @app.get("/api/tables/{table_id}", response_model=TableOut, responses=_errors(404))
     async def get_table(table_id: str) -> dict[str, Any]:
@@ -314,6 +388,9 @@ def create_app(settings: ServerSettings) -> FastAPI:
     async def join_table(table_id: str, body: JoinTable) -> dict[str, Any]:
         """Take a free seat (the first one when none is named); the answer holds its token."""
         table = await table_or_404(table_id)
+        if table.rematch_of is not None:
+            raise ApiError(409, "seat-reserved", "this table is a rematch: its seats are kept for the "
+                           "previous match's players, who take them through their own rematch link")
         try:
             seat, token = await table.take_seat(body.seat, body.name)
         except LookupError as error:
@@ -322,7 +399,8 @@ def create_app(settings: ServerSettings) -> FastAPI:
 
     @app.post("/api/tables/{table_id}/rematch", response_model=SeatGrant, responses=_errors(401, 404, 409))
     async def rematch(table_id: str, authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
-        """After a match: a new table with the same rules and seats; the caller keeps their seat."""
+        """After a match: a new table with the same rules and seats, each person's seat kept for
+        them. The caller takes theirs; asking again gives the same seat and token."""
         table = await table_or_404(table_id)
         scheme, _, token = (authorization or "").partition(" ")
         seat = table.seat_of(token) if scheme.lower() == "bearer" and token else None
@@ -331,21 +409,21 @@ def create_app(settings: ServerSettings) -> FastAPI:
         if table.state.status != "finished":
             raise ApiError(409, "not-finished", "the match is not over yet")
         async with table.lock:
-            if table.rematch is None:
+            target = await tables().get(table.rematch) if table.rematch is not None else None
+            if target is None:  # none yet, or it expired with nobody in it
                 body = CreateTable(
                     rules=table.rules.options(), casual=table.casual, public=table.public, clock=table.clock,
                     seats=[SeatSpec(kind="bot", level=s.level, name=s.name) if s.kind == "bot" else
                            SeatSpec(kind="human") for s in table.seats])
-                new, _, _ = await tables().create(body, rematch_of=table.id, seat_creator=False)
-                await table.record_rematch(new.id)
-            rematch_id = table.rematch
-        assert rematch_id is not None
-        target = await table_or_404(rematch_id)
-        try:
-            seat, token = await target.take_seat(seat, table.seats[seat].name)
-        except LookupError as error:
-            raise ApiError(409, "seat-taken", str(error.args[0])) from None
-        return {"table": target.table_json(), "seat": seat, "token": token}
+                target, _, _ = await tables().create(body, rematch_of=table.id, seat_creator=False)
+                await table.record_rematch(target.id)
+        new_token = rematch_token(token, target.id)
+        if target.seat_of(new_token) != seat:
+            try:
+                await target.take_seat(seat, table.seats[seat].name, token=new_token)
+            except LookupError as error:
+                raise ApiError(409, "seat-taken", str(error.args[0])) from None
+        return {"table": target.table_json(), "seat": seat, "token": new_token}
 
     @app.get("/api/tables/{table_id}/record", responses=_errors(404, 409))
     async def record(table_id: str) -> dict[str, Any]:
@@ -363,13 +441,31 @@ def create_app(settings: ServerSettings) -> FastAPI:
 
     @app.websocket("/ws/tables/{table_id}")
     async def play_socket(websocket: WebSocket, table_id: str) -> None:
+        if not origin_allowed(dict(websocket.headers), settings.allowed_origins):
+            await websocket.close(1008, "pages of another origin may not connect")
+            return
+        address = client_address(websocket.scope)
+        if not connection_allowance.take(address) or not sockets.acquire(address):
+            await websocket.close(1008, f"too many connections from one address (at most "
+                                  f"{limits.connections_per_address} at once)")
+            return
+        try:
+            await _serve_socket(websocket, table_id)
+        finally:
+            sockets.release(address)
+
+    async def _serve_socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
         connection = Connection(websocket, settings)
+        handler = asyncio.current_task()
+        assert handler is not None
+        connection.on_overflow = handler.cancel
         sender = asyncio.create_task(connection.send_forever())
         table = await tables().get(table_id)
         try:
             if table is None:
-                connection.send(ProtocolError("no-such-table", f"there is no table {table_id!r}").to_json())
+                missing = ProtocolError("no-such-table", f"there is no table {table_id!r:.60}")
+                connection.send(missing.to_json())
                 return
             while True:
                 message = await websocket.receive()
@@ -379,14 +475,22 @@ def create_app(settings: ServerSettings) -> FastAPI:
                     await _answer(table, connection, message, settings)
                 except ProtocolError as error:
                     connection.send(error.to_json())
+        except asyncio.CancelledError:
+            if not connection.overflowed:
+                raise
         finally:
             if table is not None:
                 await table.leave(connection)
-            connection.close()
-            with suppress(Exception):
-                await asyncio.wait_for(sender, 5)
-            with suppress(Exception):
-                await websocket.close()
+            if connection.overflowed:  # it stopped reading: drop it, its seat counts as away
+                sender.cancel()
+                with suppress(Exception):
+                    await asyncio.wait_for(websocket.close(1008, "too many unread messages"), 1)
+            else:
+                connection.close()
+                with suppress(Exception):
+                    await asyncio.wait_for(sender, 5)
+                with suppress(Exception):
+                    await websocket.close()
 
     web_ready = (WEB_DIR / "index.html").is_file()
     if web_ready:
@@ -402,23 +506,28 @@ def create_app(settings: ServerSettings) -> FastAPI:
     async def invite(table_id: str) -> HTMLResponse | FileResponse:
         return await index()
 
+    app.add_middleware(BodyLimit, limit=limits.max_body)
+    app.add_middleware(SecurityHeaders)
     return app
 
 
 async def _answer(table: GameTable, connection: Connection, frame: Any, settings: ServerSettings) -> None:
     """Check one raw WebSocket frame and hand its message to the table (refused messages and
     pings, not accepted moves, spend the connection's allowance)."""
+    limits = settings.limits
     if not connection.bucket.take():
-        raise ProtocolError("throttled", f"too many messages: at most {settings.rate:g} a second")
+        raise ProtocolError("throttled", f"too many messages: at most {limits.rate:g} a second")
     text = frame.get("text")
     if text is None:
         raise ProtocolError("bad-message", "send JSON text frames, not binary ones")
-    if len(text.encode()) > settings.max_message:
-        raise ProtocolError("too-large", f"messages are limited to {settings.max_message} bytes")
+    if len(text.encode()) > limits.max_message:
+        raise ProtocolError("too-large", f"messages are limited to {limits.max_message} bytes")
     try:
         data = json.loads(text)
     except ValueError as error:
         raise ProtocolError("bad-json", f"not JSON: {error}") from None
+    except RecursionError:
+        raise ProtocolError("bad-json", "not JSON this server reads: nested too deeply") from None
     message = parse_client_message(data)
     await table.handle(connection, message)
     if isinstance(message, Hello | Play | Ready):

@@ -8,11 +8,12 @@ so every accepted play is on disk before anyone hears of it, at a few thousand p
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import json
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from alembic import command
 from alembic.config import Config
@@ -27,15 +28,25 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    delete,
     event,
     select,
+    text,
     update,
 )
-from sqlalchemy.engine import Dialect
+from sqlalchemy.engine import Dialect, make_url
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
-from sqlalchemy.sql.dml import Update
+from sqlalchemy.sql.dml import Delete, Update
 
 HERE = Path(__file__).parent
+
+ADVISORY_LOCK = 0x6B7365726901
+"""The PostgreSQL advisory lock a single-process server holds on its database."""
+
+
+class DatabaseUnavailable(Exception):
+    """The database cannot serve this process; the message says why, in one sentence."""
 
 metadata = MetaData()
 
@@ -87,7 +98,8 @@ class Batch:
     """Rows to insert and updates to run, committed together or not at all."""
 
     rows: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
-    updates: list[Update] = field(default_factory=list)
+    updates: list[Update | Delete] = field(default_factory=list)
+    """Updates (and deletions), run after the inserts."""
 
     def insert(self, table: Table, **values: Any) -> None:
         """Queue one row for ``table``."""
@@ -133,18 +145,62 @@ class Store:
         self._queue: asyncio.Queue[tuple[Batch, asyncio.Future[None]]] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
         self._connection: AsyncConnection | None = None
+        self._lock_file: IO[str] | None = None
+        self._lock_connection: AsyncConnection | None = None
 
     @classmethod
     async def open(cls, url: str) -> Store:
-        """Connect to ``url``, bring its schema up to date, start the writer."""
+        """Connect to ``url``, take the database for this process alone, bring its schema up
+        to date, start the writer. Raises :class:`DatabaseUnavailable` saying why it cannot."""
+        where = make_url(url).render_as_string(hide_password=True)
         engine = create_async_engine(url, pool_pre_ping=not url.startswith("sqlite"))
-        if engine.dialect.name == "sqlite":
-            event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
-        async with engine.begin() as connection:
-            await connection.run_sync(_upgrade)
         store = cls(engine)
+        try:
+            await store._take(url)
+            if engine.dialect.name == "sqlite":
+                event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+            async with engine.begin() as connection:
+                await connection.run_sync(_upgrade)
+        except DatabaseUnavailable:
+            await store.close()
+            raise
+        except (DBAPIError, OSError) as error:
+            await store.close()
+            cause = getattr(error, "orig", None) or error
+            raise DatabaseUnavailable(f"cannot use the database {where}: {cause}") from None
         store._writer = asyncio.create_task(store._write_forever())
         return store
+
+    async def _take(self, url: str) -> None:
+        """Hold the database for this process: a lock on a file beside an SQLite database, an
+        advisory lock on PostgreSQL; another ``kseri serve`` on it is refused, saying so."""
+        database = make_url(url).database
+        busy = ("another kseri serve is using the database {}; stop it, or give this one its own "
+                "--db (one process per database)")
+        if self.engine.dialect.name == "sqlite":
+            if not database or database == ":memory:":
+                return
+            path = Path(database).resolve()
+            if not path.parent.is_dir():
+                raise DatabaseUnavailable(
+                    f"cannot use the database {path}: the folder {path.parent} does not exist")
+            try:
+                handle = open(f"{path}.lock", "a+")  # noqa: SIM115 (held until close)
+            except OSError as error:
+                raise DatabaseUnavailable(f"cannot use the database {path}: {error.strerror}") from None
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                handle.close()
+                raise DatabaseUnavailable(busy.format(path)) from None
+            self._lock_file = handle
+        elif self.engine.dialect.name == "postgresql":
+            connection = await self.engine.connect()
+            held = await connection.scalar(text("SELECT pg_try_advisory_lock(:key)"), {"key": ADVISORY_LOCK})
+            if not held:
+                await connection.close()
+                raise DatabaseUnavailable(busy.format(make_url(url).render_as_string(hide_password=True)))
+            self._lock_connection = connection
 
     @property
     def dialect(self) -> Dialect:
@@ -158,7 +214,12 @@ class Store:
             self._writer.cancel()
         if self._connection is not None:
             await self._connection.close()
+        if self._lock_connection is not None:
+            with suppress(Exception):
+                await self._lock_connection.close()
         await self.engine.dispose()
+        if self._lock_file is not None:
+            self._lock_file.close()
 
     async def write(self, batch: Batch) -> None:
         """Commit ``batch``; returns once it is durable (raises if it could not be)."""
@@ -212,6 +273,14 @@ class Store:
             with suppress(Exception):
                 await connection.close()
             raise
+
+    async def delete_table(self, table_id: str) -> None:
+        """Remove a table and everything stored for it (a table nobody joined, expired)."""
+        batch = Batch()
+        for table in reversed(_INSERT_ORDER):
+            key = table.c.id if table is tables else table.c.table_id
+            batch.updates.append(delete(table).where(key == table_id))
+        await self.write(batch)
 
     async def unfinished(self) -> list[str]:
         """The ids of tables whose match is not over."""

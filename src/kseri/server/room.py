@@ -10,6 +10,7 @@ connection, each with the view of its own seat.
 from __future__ import annotations
 
 import asyncio
+import base64
 import dataclasses
 import hashlib
 import hmac
@@ -17,21 +18,22 @@ import json
 import logging
 import secrets
 import time
-from contextlib import suppress
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from fastapi import WebSocket
 
-from kseri.agents import Agent, hint, make_agent
 from kseri.cards import Card, CardError
-from kseri.engine import Deal, IllegalPlayError, Match, Phase
+from kseri.engine import Deal, IllegalPlayError, Match, Phase, View
 from kseri.fairness import commitment, deal_seed, new_secret
 from kseri.records import record_from_match
 from kseri.rules import Rules
 from kseri.server import db
+from kseri.server.limits import TokenBucket
 from kseri.server.protocol import PROTOCOL, Hello, Hint, Ping, Play, ProtocolError, Ready
 from kseri.server.settings import ServerSettings
+from kseri.server.workers import SearchBusy, SearchPool
 from kseri.views import result_to_json, view_to_json
 
 log = logging.getLogger("kseri.server")
@@ -48,6 +50,13 @@ def hash_token(token: str) -> str:
 def new_token() -> str:
     """A seat's secret token: 192 random bits, URL-safe."""
     return secrets.token_urlsafe(24)
+
+
+def rematch_token(token: str, rematch_id: str) -> str:
+    """The token of a player's seat at a rematch, derived from their seat's token at the match
+    before: only they can compute it, and asking for the rematch again gives the same one."""
+    digest = hmac.new(token.encode(), b"rematch:" + rematch_id.encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[:24]).decode()
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,49 +235,35 @@ class StateText:
                 f'"event":{db.dumps(event)},"fairness":{self._fairness},"turn_deadline":{self._deadline}}}')
 
 
-class TokenBucket:
-    """A connection's message allowance: ``rate`` a second, at most ``burst`` at once."""
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate, self.burst = rate, burst
-        self.tokens = burst
-        self.stamp = time.monotonic()
-
-    def take(self) -> bool:
-        """Spend one token if there is one."""
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
-
-    def refund(self) -> None:
-        """Give back the token of a message that turned out to be a legitimate move."""
-        self.tokens = min(self.burst, self.tokens + 1)
-
-
 class Connection:
     """One WebSocket: who it speaks for and the messages queued for it."""
-
-    MAX_QUEUED = 2000
 
     def __init__(self, websocket: WebSocket, settings: ServerSettings) -> None:
         self.websocket = websocket
         self.seat: int | None = None
+        self.token_hash: str | None = None
+        """The hash of the seat token it said hello with (connections per seat are counted)."""
         self.joined = False
-        self.bucket = TokenBucket(settings.rate, settings.burst)
+        self.bucket = TokenBucket(settings.limits.rate, settings.limits.burst)
+        self.max_queued = settings.limits.send_queue
+        self.overflowed = False
+        """Whether it stopped taking messages and was dropped."""
+        self.on_overflow: Callable[[], object] | None = None
         self._queue: asyncio.Queue[str | None] = asyncio.Queue()
 
     def send(self, message: dict[str, Any]) -> None:
-        """Queue a message (a client too slow to take them is disconnected)."""
+        """Queue a message (a client too slow to take them is dropped)."""
         self.send_text(db.dumps(message))
 
     def send_text(self, text: str) -> None:
-        """Queue a message already in JSON."""
-        if self._queue.qsize() > self.MAX_QUEUED:
-            self.close()
+        """Queue a message already in JSON; a client that lets :attr:`max_queued` pile up is
+        dropped (:attr:`on_overflow` is called once)."""
+        if self.overflowed:
+            return
+        if self._queue.qsize() >= self.max_queued:
+            self.overflowed = True
+            if self.on_overflow is not None:
+                self.on_overflow()
             return
         self._queue.put_nowait(text)
 
@@ -303,7 +298,8 @@ class GameTable:
     """A live table."""
 
     def __init__(self, table_id: str, row: dict[str, Any], seats: list[SeatState],
-                 rounds: list[RoundSecret], store: db.Store, settings: ServerSettings) -> None:
+                 rounds: list[RoundSecret], store: db.Store, settings: ServerSettings,
+                 search: SearchPool) -> None:
         self.id = table_id
         self.rules = Rules.from_options(json.loads(row["rules"]))
         self.rules_json = self.rules.options()
@@ -312,6 +308,7 @@ class GameTable:
         self.clock: int | None = row["clock"]
         self.created: float = row["created"]
         self.rematch: str | None = row["rematch"]
+        self.rematch_of: str | None = row["rematch_of"]
         self.seats = seats
         self.rounds = rounds
         self.events: list[Event] = []
@@ -324,18 +321,23 @@ class GameTable:
         self.pending_since = time.monotonic()
         self.touched = time.monotonic()
         """When the table last changed (finished tables nobody watches are let go after a while)."""
-        self._agents: dict[int, Agent] = {}
+        self.search = search
+        self._bot_seed = secrets.randbits(32)
+        self._hint_allowance: dict[int, TokenBucket] = {}
+        self._hints: dict[tuple[int, int], asyncio.Future[dict[str, Any]]] = {}
+        self._spectator_backlogs: dict[tuple[int, int], list[str]] = {}
         self._timer: asyncio.TimerHandle | None = None
         self._tasks: set[asyncio.Task[None]] = set()
 
     # -- building ------------------------------------------------------------------------------
 
     @classmethod
-    def restore(cls, stored: db.StoredTable, store: db.Store, settings: ServerSettings) -> GameTable:
+    def restore(cls, stored: db.StoredTable, store: db.Store, settings: ServerSettings,
+                search: SearchPool) -> GameTable:
         """Rebuild a table from the database by replaying its log through the engine."""
         seats = [SeatState(s["kind"], s["level"], s["name"], s["token_hash"]) for s in stored.seats]
         rounds = [RoundSecret(r["secret"], r["commitment"], r["dealer"]) for r in stored.rounds]
-        table = cls(stored.row["id"], stored.row, seats, rounds, store, settings)
+        table = cls(stored.row["id"], stored.row, seats, rounds, store, settings, search)
         for row in stored.events:
             event = Event.from_row(row)
             table.state.apply(event)
@@ -344,7 +346,7 @@ class GameTable:
 
     @classmethod
     def new(cls, table_id: str, rules: Rules, seats: list[SeatState], *, casual: bool, public: bool,
-            clock: int | None, store: db.Store, settings: ServerSettings,
+            clock: int | None, store: db.Store, settings: ServerSettings, search: SearchPool,
             rematch_of: str | None = None) -> tuple[GameTable, db.Batch]:
         """A new table and the batch that stores it."""
         first_dealer = secrets.randbelow(rules.players)
@@ -352,7 +354,7 @@ class GameTable:
                "casual": casual, "public": public, "clock": clock, "first_dealer": first_dealer,
                "finished": False, "rematch_of": rematch_of, "rematch": None}
         fair = RoundSecret.fresh(first_dealer)
-        table = cls(table_id, row, seats, [fair], store, settings)
+        table = cls(table_id, row, seats, [fair], store, settings, search)
         batch = db.Batch()
         batch.insert(db.tables, **row)
         for index, seat in enumerate(seats):
@@ -404,6 +406,26 @@ class GameTable:
         left = max(0.0, self.turn_since + self.clock - time.monotonic())
         return {"at": round(now + left, 3), "now": round(now, 3)}
 
+    def _backlog(self, seat: int | None, since: int | None) -> list[str]:
+        """What a client that has seen state ``since`` is sent on hello: each state it missed,
+        as ``seat`` saw it then (spectators' backlogs computed once per moment); the latest
+        state alone when it has seen none or missed more than ``limits.max_backlog``."""
+        latest = self.state.seq
+        if since == latest:
+            return []
+        if since is None or since > latest or latest - since > self.settings.limits.max_backlog:
+            moment = StateText(self.table_json(), self.state, self.turn_deadline())
+            return [moment.message(latest, None, seat)]
+        if seat is not None:
+            return self._missed(seat, since)
+        key = (since, latest)
+        backlog = self._spectator_backlogs.get(key)
+        if backlog is None:
+            if len(self._spectator_backlogs) > 16 or any(k[1] != latest for k in self._spectator_backlogs):
+                self._spectator_backlogs.clear()
+            backlog = self._spectator_backlogs[key] = self._missed(None, since)
+        return backlog
+
     def _missed(self, seat: int | None, since: int) -> list[str]:
         """The state messages after ``since``, each as ``seat`` saw it then."""
         replay = GameState(self.id, self.rules, self.rounds)
@@ -426,9 +448,11 @@ class GameTable:
                 return index
         return None
 
-    async def take_seat(self, seat: int | None, name: str | None) -> tuple[int, str]:
-        """Give a free human seat (``None``: the first) to a newcomer; returns it and its token.
-        Raises :class:`LookupError` naming the problem when there is none."""
+    async def take_seat(self, seat: int | None, name: str | None, *,
+                        token: str | None = None) -> tuple[int, str]:
+        """Give a free human seat (``None``: the first) to a newcomer; returns it and its token
+        (``token``, or a new one). Raises :class:`LookupError` naming the problem when there is
+        none."""
         async with self.lock:
             if self.state.status == "finished":
                 raise LookupError("the match is over")
@@ -441,7 +465,7 @@ class GameTable:
                 raise LookupError(f"there is no seat {seat}: seats are 0 to {len(self.seats) - 1}")
             if self.seats[seat].taken:
                 raise LookupError(f"seat {seat} is taken")
-            token = new_token()
+            token = token or new_token()
             name = name or f"Player {seat + 1}"
             batch = db.Batch()
             batch.updates.append(db.set_seat(self.id, seat, token_hash=hash_token(token), name=name))
@@ -490,7 +514,24 @@ class GameTable:
             raise ProtocolError("not-playing", "no play is due")
         if match.turn != seat:
             raise ProtocolError("not-your-turn", f"it is seat {match.turn}'s turn, not seat {seat}'s")
-        ranked = await asyncio.to_thread(hint, match.view(seat), seed=self.state.seq)
+        key = (seat, self.state.seq)
+        pending = self._hints.get(key)
+        if pending is None:
+            limits = self.settings.limits
+            allowance = self._hint_allowance.setdefault(
+                seat, TokenBucket(limits.hints_per_minute / 60, max(1.0, limits.hints_per_minute / 6)))
+            if not allowance.take():
+                raise ProtocolError("throttled", f"at most {limits.hints_per_minute:g} hints a minute")
+            self._hints = {k: f for k, f in self._hints.items() if k[1] == self.state.seq}
+            pending = self._hints[key] = asyncio.ensure_future(self._search_hint(match.view(seat)))
+            pending.add_done_callback(lambda done: done.exception() and self._hints.pop(key, None))
+        return await asyncio.shield(pending)
+
+    async def _search_hint(self, view: View) -> dict[str, Any]:
+        try:
+            ranked = await self.search.hint(view, seed=self.state.seq)
+        except SearchBusy:
+            raise ProtocolError("busy", "the server is busy thinking; ask for a hint again soon") from None
         values = [{"card": str(card), "value": round(value, 3)} for card, value in ranked]
         return {"type": "hint", "values": values, "best": values[0]["card"]}
 
@@ -516,13 +557,14 @@ class GameTable:
                 seat = self.seat_of(message.token)
                 if seat is None:
                     raise ProtocolError("bad-token", "that token holds no seat at this table")
-            if message.since is not None and message.since < self.state.seq:
-                backlog = self._missed(seat, message.since)
-            elif message.since is not None and message.since == self.state.seq:
-                backlog = []
-            else:
-                backlog = [StateText(self.table_json(), self.state, self.turn_deadline())
-                           .message(self.state.seq, None, seat)]
+            if seat is not None:
+                token_hash = hash_token(message.token or "")
+                same = sum(1 for c in self.connections if c.token_hash == token_hash)
+                if same >= self.settings.limits.connections_per_seat:
+                    raise ProtocolError("too-many-connections", f"a seat may have at most "
+                                        f"{self.settings.limits.connections_per_seat} connections at once")
+                connection.token_hash = token_hash
+            backlog = self._backlog(seat, message.since)
             connection.seat = seat
             connection.joined = True
             connection.send({"type": "welcome", "protocol": PROTOCOL, "table": self.table_json(),
@@ -534,7 +576,7 @@ class GameTable:
                 state = self.seats[seat]
                 state.connections += 1
                 if state.connections == 1:
-                    await self._emit_seat(seat, "connected")
+                    self._presence()
 
     async def leave(self, connection: Connection) -> None:
         """Forget a closed connection; a seat left empty starts its grace period."""
@@ -548,11 +590,14 @@ class GameTable:
                 state.connections -= 1
                 if state.connections == 0:
                     state.last_seen = time.monotonic()
-                    await self._emit_seat(seat, "left")
+                    self._presence()
 
-    async def _emit_seat(self, seat: int, what: str) -> None:
-        with suppress(ProtocolError):  # logged by _commit; not worth refusing anything for
-            await self._emit("seat", seat, {"state": what})
+    def _presence(self) -> None:
+        """Tell everyone who is connected now (not stored: comings and goings are not events)."""
+        text = db.dumps({"type": "presence", "table": self.table_json()})
+        for connection in self.connections:
+            connection.send_text(text)
+        self._schedule()
 
     async def _play_request(self, seat: int, message: Play) -> None:
         state = self.state
@@ -654,6 +699,12 @@ class GameTable:
         self.events.extend(new)
         self.touched = time.monotonic()
 
+    def unjoined(self, now: float, after: float) -> bool:
+        """Whether the table still waits for players ``after`` seconds after it was opened
+        (UNIX time ``now``), and nobody is connected to it."""
+        return (self.state.status == "waiting" and now - self.created > after and not self.connections
+                and not all(seat.taken for seat in self.seats))
+
     def idle(self, now: float, after: float) -> bool:
         """Whether the match is over, nobody is connected and nothing happened for ``after`` s."""
         return self.state.status == "finished" and not self.connections and now - self.touched > after
@@ -739,18 +790,13 @@ class GameTable:
                 match = self.state.match
                 assert match is not None and match.turn is not None
                 seat = match.turn
-                agent = self._agent(seat)
-                card = await asyncio.to_thread(agent.choose, match.view(seat))
+                level = self.seats[seat].level if self.seats[seat].kind == "bot" else STANDIN_LEVEL
+                seed = (self._bot_seed + self.state.seq) % 2**32
+                card = await self.search.choose(level or STANDIN_LEVEL, seed, match.view(seat))
                 await self._play(seat, card)
         except Exception:
             log.exception("table %s: an automatic step failed; retrying in a second", self.id)
             self._timer = asyncio.get_running_loop().call_later(1.0, self._fire)
-
-    def _agent(self, seat: int) -> Agent:
-        if seat not in self._agents:
-            level = self.seats[seat].level if self.seats[seat].kind == "bot" else STANDIN_LEVEL
-            self._agents[seat] = make_agent(level or STANDIN_LEVEL, seed=secrets.randbits(32))
-        return self._agents[seat]
 
     def start(self) -> None:
         """Begin the table's automatic steps (after creation or restoration)."""

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import platformdirs
+
+from kseri.server.limits import Limits
 
 DATABASE_ENV = "KSERI_DATABASE_URL"
 """The environment variable naming the database when ``--db`` is not given."""
@@ -33,9 +35,10 @@ class ServerSettings:
     """Seconds a disconnected player keeps their seat before a stand-in bot plays for them."""
     ready_timeout: float = 30.0
     """Seconds the server waits for players' ``ready`` before dealing anyway."""
-    max_message: int = 4096
-    """Largest WebSocket message accepted, in bytes."""
-    rate: float = 20.0
-    """Messages per second a connection may send on average (token bucket)."""
-    burst: float = 40.0
-    """Messages a connection may send at once (the bucket's size)."""
+    limits: Limits = field(default_factory=Limits)
+    """Every bound on what one client may ask (``server/limits.py``)."""
+    allowed_origins: tuple[str, ...] = ()
+    """Origins besides the server's own whose pages may open WebSockets (``*``: any)."""
+    search_workers: int | None = None
+    """Worker processes for hints and the master's moves (default: one core less than the
+    machine has, at least one)."""

@@ -99,6 +99,10 @@ export class TableScreen {
         if (this.table.clock && !this.clockTimer) this.clockTimer = setInterval(() => this.tickClock(), 1000);
         this.render();
         break;
+      case "presence":
+        this.table = message.table;
+        this.render();
+        break;
       case "state":
         message.receivedAt = Date.now();
         this.queue.push(message);

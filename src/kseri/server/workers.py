@@ -1,0 +1,72 @@
+"""Search off the event loop: hints and the master's moves run in worker processes.
+
+A search takes tens to hundreds of milliseconds of CPU. Run on the event loop (or in a thread,
+which shares the interpreter's lock), it would delay every other table's messages; here it
+runs in a separate process and the loop only awaits the answer. Workers receive views (what
+one seat may know), never a match.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
+
+from kseri.agents import hint, make_agent
+from kseri.cards import Card
+from kseri.engine import View
+
+CHEAP_LEVELS = frozenset({"random", "greedy", "expert"})
+"""Bot levels whose moves take well under a millisecond: played on the loop itself."""
+
+
+class SearchBusy(Exception):
+    """Too many searches are waiting; the request was not queued."""
+
+
+def _hint(view: View, seed: int) -> list[tuple[Card, float]]:
+    return hint(view, seed=seed)
+
+
+def _choose(level: str, seed: int, view: View) -> Card:
+    return make_agent(level, seed=seed).choose(view)
+
+
+class SearchPool:
+    """A pool of worker processes for searches, started on first use."""
+
+    def __init__(self, workers: int | None = None, queue: int = 8) -> None:
+        self.workers = workers or max(1, (os.cpu_count() or 2) - 1)
+        self.queue = queue
+        self._executor: ProcessPoolExecutor | None = None
+        self._waiting = 0
+
+    def _pool(self) -> ProcessPoolExecutor:
+        if self._executor is None:
+            spawn = multiprocessing.get_context("spawn")
+            self._executor = ProcessPoolExecutor(self.workers, mp_context=spawn)
+        return self._executor
+
+    async def hint(self, view: View, seed: int) -> list[tuple[Card, float]]:
+        """Every legal play of ``view`` with its value, best first; :class:`SearchBusy` when
+        more than ``queue`` hints already wait."""
+        if self._waiting >= self.queue:
+            raise SearchBusy
+        self._waiting += 1
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._pool(), _hint, view, seed)
+        finally:
+            self._waiting -= 1
+
+    async def choose(self, level: str, seed: int, view: View) -> Card:
+        """A bot's play: cheap levels at once, searching ones in a worker."""
+        if level in CHEAP_LEVELS:
+            return _choose(level, seed, view)
+        return await asyncio.get_running_loop().run_in_executor(self._pool(), _choose, level, seed, view)
+
+    def close(self) -> None:
+        """Stop the workers."""
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
