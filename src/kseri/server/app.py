@@ -300,7 +300,7 @@ def create_app(settings: ServerSettings) -> FastAPI:
         tables = Tables(store, settings, SearchPool(settings.search_workers, settings.limits.search_queue))
         await tables.restore()
         state["tables"] = tables
-        forgetting = asyncio.create_task(tables.forget_idle())
+        forgetting = asyncio.create_task(tables.forget_idle(every=min(60.0, settings.limits.waiting_expiry / 2)))
         try:
             yield
         finally:

@@ -180,7 +180,7 @@ class Store:
         if self.engine.dialect.name == "sqlite":
             if not database or database == ":memory:":
                 return
-            path = Path(database).resolve()
+            path = Path(database.removeprefix("file:")).resolve()
             if not path.parent.is_dir():
                 raise DatabaseUnavailable(
                     f"cannot use the database {path}: the folder {path.parent} does not exist")

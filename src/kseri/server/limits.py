@@ -188,13 +188,9 @@ def _json_error(status: int, code: str, message: str) -> tuple[Message, Message]
     return start, {"type": "http.response.body", "body": body}
 
 
-class _TooLarge(Exception):
-    pass
-
-
 class BodyLimit:
     """Refuse HTTP request bodies over ``limit`` bytes with a JSON 413, whether announced by
-    ``Content-Length`` or streamed in chunks, before the application reads them whole."""
+    ``Content-Length`` or streamed in chunks, reading no more than ``limit`` bytes of them."""
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
         self.app, self.limit = app, limit
@@ -207,28 +203,30 @@ class BodyLimit:
             if name == b"content-length" and (not value.isdigit() or int(value) > self.limit):
                 await self._refuse(send)
                 return
+        chunks: list[bytes] = []
         seen = 0
-        started = False
-
-        async def counted() -> Message:
-            nonlocal seen
+        while True:
             message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.limit:
-                    raise _TooLarge
-            return message
-
-        async def watched(message: Message) -> None:
-            nonlocal started
-            started = started or message["type"] == "http.response.start"
-            await send(message)
-
-        try:
-            await self.app(scope, counted, watched)
-        except _TooLarge:
-            if not started:
+            if message["type"] != "http.request":
+                break
+            chunks.append(message.get("body", b""))
+            seen += len(chunks[-1])
+            if seen > self.limit:
                 await self._refuse(send)
+                return
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        delivered = False
+
+        async def replay() -> Message:
+            nonlocal delivered
+            if delivered:
+                return await receive()
+            delivered = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await self.app(scope, replay, send)
 
     async def _refuse(self, send: Send) -> None:
         for message in _json_error(413, "too-large", f"request bodies are limited to {self.limit} bytes"):

@@ -15,7 +15,7 @@ PROTOCOL = 1
 ERROR_CODES = (
     "bad-json", "bad-message", "unsupported-protocol", "bad-token", "not-seated",
     "not-your-turn", "not-in-hand", "stale", "not-playing", "too-large", "throttled",
-    "hints-off", "no-such-table", "server-error", "too-many-connections", "busy", "forbidden-origin",
+    "hints-off", "no-such-table", "server-error", "too-many-connections", "busy",
 )
 """Every ``code`` an ``error`` message may carry."""
 
