@@ -300,7 +300,8 @@ def create_app(settings: ServerSettings) -> FastAPI:
         tables = Tables(store, settings, SearchPool(settings.search_workers, settings.limits.search_queue))
         await tables.restore()
         state["tables"] = tables
-        forgetting = asyncio.create_task(tables.forget_idle(every=min(60.0, settings.limits.waiting_expiry / 2)))
+        sweep_every = min(60.0, settings.limits.waiting_expiry / 2)
+        forgetting = asyncio.create_task(tables.forget_idle(every=sweep_every))
         try:
             yield
         finally:
