@@ -8,12 +8,17 @@ the loaded server, side by side.
     PYTHONPATH=src python benchmarks/server.py                 # 60 tables, 20 s
     PYTHONPATH=src python benchmarks/server.py --tables 100 --seconds 30
     PYTHONPATH=src python benchmarks/server.py --url http://127.0.0.1:8000   # a running server
+    PYTHONPATH=src python benchmarks/server.py --attack        # also under attack (attack.py)
+
+Honest players connect from 127.0.0.2 and the attackers from other loopback addresses, so the
+server's per-address limits meet the attackers alone, as they would on a real network.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import json
 import os
 import socket
@@ -27,6 +32,16 @@ from pathlib import Path
 
 import httpx
 import websockets
+from attack import attack
+
+_honest = itertools.count(0)
+
+
+def honest_address() -> str:
+    """A fresh loopback address for an honest player's match (127.0.1.1, 127.0.1.2, ...): like
+    people on a real network, no two matches share the server's per-address allowances."""
+    number = next(_honest)
+    return f"127.0.{1 + number // 250 % 200}.{1 + number % 250}"
 
 
 @dataclass
@@ -43,10 +58,11 @@ class Stats:
         return len(ordered) / elapsed, median * 1000, p99 * 1000
 
 
-async def player(url: str, table_id: str, token: str, stats: Stats, stop: float) -> bool:
+async def player(url: str, table_id: str, token: str, stats: Stats, stop: float, source: str) -> bool:
     """Play a seat as fast as the table allows; True when the match ended before ``stop``."""
     address = f"{url.replace('http', 'ws', 1)}/ws/tables/{table_id}"
-    async with websockets.connect(address, max_size=None, ping_interval=None, compression=None) as ws:
+    async with websockets.connect(address, max_size=None, ping_interval=None, compression=None,
+                                  local_addr=(source, 0)) as ws:
         await ws.send(json.dumps({"type": "hello", "protocol": 1, "token": token}))
         seat = None
         sent_at = 0.0
@@ -80,24 +96,37 @@ async def player(url: str, table_id: str, token: str, stats: Stats, stop: float)
     return False
 
 
-async def table_loop(url: str, client: httpx.AsyncClient, stats: Stats, stop: float) -> None:
-    """Play two-player matches one after another until ``stop``."""
+async def table_loop(url: str, stats: Stats, stop: float) -> None:
+    """Play two-player matches one after another until ``stop``, each from its own address."""
     while time.perf_counter() < stop:
-        answer = await client.post(f"{url}/api/tables", json={"rules": "greek", "public": False})
-        created = answer.json()
-        table_id = created["table"]["id"]
-        joined = (await client.post(f"{url}/api/tables/{table_id}/join", json={})).json()
-        await asyncio.gather(player(url, table_id, created["token"], stats, stop),
-                             player(url, table_id, joined["token"], stats, stop))
+        address = honest_address()
+        transport = httpx.AsyncHTTPTransport(local_address=address)
+        async with httpx.AsyncClient(timeout=30, transport=transport) as client:
+            answer = await client.post(f"{url}/api/tables", json={"rules": "greek", "public": False})
+            created = answer.json()
+            table_id = created["table"]["id"]
+            joined = (await client.post(f"{url}/api/tables/{table_id}/join", json={})).json()
+        await asyncio.gather(player(url, table_id, created["token"], stats, stop, address),
+                             player(url, table_id, joined["token"], stats, stop, address))
 
 
 async def measure(url: str, tables: int, seconds: float) -> tuple[float, float, float]:
     stats = Stats()
     start = time.perf_counter()
     stop = start + seconds
-    async with httpx.AsyncClient(timeout=30) as client:
-        await asyncio.gather(*(table_loop(url, client, stats, stop) for _ in range(tables)))
+    await asyncio.gather(*(table_loop(url, stats, stop) for _ in range(tables)))
     return stats.summary(time.perf_counter() - start)
+
+
+async def measure_under_attack(url: str, tables: int,
+                               seconds: float) -> tuple[tuple[float, float, float], str]:
+    """The honest figures while every attacker of ``attack.py`` runs; and what they did."""
+    async with httpx.AsyncClient(timeout=30) as client:
+        bots = {"kind": "bot", "level": "greedy"}
+        answer = await client.post(f"{url}/api/tables", json={"seats": [bots, bots], "public": False})
+    long_table = answer.json()["table"]["id"]
+    honest, seen = await asyncio.gather(measure(url, tables, seconds), attack(url, seconds, long_table))
+    return honest, ", ".join(f"{name} {count}" for name, count in sorted(seen.items()))
 
 
 def start_server(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
@@ -107,7 +136,6 @@ def start_server(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
     url = f"http://127.0.0.1:{port}"
     process = subprocess.Popen(
         [sys.executable, "-m", "kseri", "serve", "--port", str(port), "--bot-delay", "0",
-         "--limits", "tables_per_minute=100000,tables_burst=100000,connections_per_address=100000",
          "--db", f"sqlite+aiosqlite:///{folder / 'bench.db'}"],
         env=dict(os.environ), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 30
@@ -127,12 +155,16 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=60, help="concurrent tables (two players each)")
     parser.add_argument("--seconds", type=float, default=20, help="length of the loaded run")
     parser.add_argument("--url", help="a running server to load instead of starting one")
+    parser.add_argument("--attack", action="store_true", help="measure again with hostile clients beside")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         process, url = (None, args.url) if args.url else start_server(Path(folder))
         try:
             base = asyncio.run(measure(url, 1, min(5.0, args.seconds)))
             loaded = asyncio.run(measure(url, args.tables, args.seconds))
+            attacked = None
+            if args.attack:
+                attacked = asyncio.run(measure_under_attack(url, args.tables, args.seconds))
         finally:
             if process is not None:
                 process.terminate()
@@ -141,6 +173,10 @@ def main() -> None:
     print(f"{'':>22} {'plays/s':>9} {'median ms':>10} {'p99 ms':>8}")
     print(f"{'1 table (baseline)':>22} {base[0]:9.0f} {base[1]:10.1f} {base[2]:8.1f}")
     print(f"{f'{args.tables} tables':>22} {loaded[0]:9.0f} {loaded[1]:10.1f} {loaded[2]:8.1f}")
+    if attacked is not None:
+        (rate, median, p99), seen = attacked
+        print(f"{f'{args.tables} under attack':>22} {rate:9.0f} {median:10.1f} {p99:8.1f}")
+        print(f"the attackers: {seen}")
 
 
 if __name__ == "__main__":

@@ -50,8 +50,9 @@ def free_port() -> int:
         return port
 
 
-LAX = "tables_per_minute=100000,tables_burst=100000,connections_per_address=100000"
-"""Limits for tests that open many tables and connections from one address (loopback)."""
+LAX = "tables_per_minute=100000,tables_burst=100000,connections_per_address=100000,max_backlog=100000"
+"""Limits for tests that open many tables and connections from one address (loopback) and
+replay whole matches to spectators."""
 
 
 @dataclass
@@ -150,11 +151,16 @@ class Client:
         self._readied: set[tuple[int, int]] = set()
         self._played: set[tuple[int, int]] = set()
         self._last_play = (-1, -1)
+        self.latencies: list[float] = []
+        """Seconds from sending each accepted play to receiving the state that shows it."""
+        self._sent_at = 0.0
 
     @classmethod
     async def connect(cls, server: Server, table_id: str, token: str | None = None,
-                      since: int | None = None) -> Client:
-        connection = await websockets.connect(server.ws(table_id), max_size=None, ping_interval=None)
+                      since: int | None = None, source: str | None = None) -> Client:
+        """A client said hello (``source``: the loopback address to connect from)."""
+        connection = await websockets.connect(server.ws(table_id), max_size=None, ping_interval=None,
+                                              local_addr=(source, 0) if source else None)
         client = cls(connection, token)
         await client.send({"type": "hello", "protocol": 1, "token": token, "since": since})
         welcome = await client.receive()
@@ -175,6 +181,10 @@ class Client:
             if self.states and message["seq"] <= self.states[-1]["seq"]:
                 raise AssertionError(f"seq went from {self.states[-1]['seq']} to {message['seq']}")
             self.states.append(message)
+            event = message["event"]
+            if self._sent_at and event and event["kind"] == "play" and event["seat"] == self.seat:
+                self.latencies.append(time.perf_counter() - self._sent_at)
+                self._sent_at = 0.0
         return message
 
     async def presence_until(self, stop: Callable[[Json], bool], timeout: float = 20) -> Json:
@@ -209,6 +219,7 @@ class Client:
             if key not in self._played:
                 self._played.add(key)
                 self._last_play = key
+                self._sent_at = time.perf_counter()
                 await self.send({"type": "play", "card": choose(view), "seq": state["seq"]})
 
     async def play_until(self, stop: Callable[[Json], bool], choose: Callable[[Json], str] = first_card,

@@ -234,6 +234,21 @@ async def test_deep_json_is_bad_json_and_the_connection_lives(hard_server: Serve
     await client.close()
 
 
+async def test_a_flooding_connection_is_throttled_then_closed(hard_server: Server) -> None:
+    """Finding 4: a connection that keeps sending after it is throttled is closed (1008)."""
+    table_id = hard_server.create([human(), human()])["table"]["id"]
+    connection = await websockets.connect(hard_server.ws(table_id))
+    codes = []
+    with pytest.raises(websockets.ConnectionClosed) as closed:
+        for _ in range(500):
+            await connection.send("{")
+        while True:
+            codes.append(json.loads(await asyncio.wait_for(connection.recv(), 10))["code"])
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+    assert codes[:40] == ["bad-json"] * 40 and set(codes[40:]) == {"throttled"}
+    _responsive(hard_server)
+
+
 async def test_rematch_seats_are_reserved_and_the_call_is_idempotent(hard_server: Server) -> None:
     """Finding 9: a stranger cannot take a rematch seat; asking twice gives the same seat."""
     created = hard_server.create([human("Eleni"), human("Nikos")],

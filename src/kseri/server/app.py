@@ -460,7 +460,7 @@ def create_app(settings: ServerSettings) -> FastAPI:
         connection = Connection(websocket, settings)
         handler = asyncio.current_task()
         assert handler is not None
-        connection.on_overflow = handler.cancel
+        connection.on_drop = handler.cancel
         sender = asyncio.create_task(connection.send_forever())
         table = await tables().get(table_id)
         try:
@@ -477,15 +477,15 @@ def create_app(settings: ServerSettings) -> FastAPI:
                 except ProtocolError as error:
                     connection.send(error.to_json())
         except asyncio.CancelledError:
-            if not connection.overflowed:
+            if not connection.dropped:
                 raise
         finally:
             if table is not None:
                 await table.leave(connection)
-            if connection.overflowed:  # it stopped reading: drop it, its seat counts as away
+            if connection.dropped:  # it stopped reading or kept flooding: its seat counts as away
                 sender.cancel()
                 with suppress(Exception):
-                    await asyncio.wait_for(websocket.close(1008, "too many unread messages"), 1)
+                    await asyncio.wait_for(websocket.close(1008, connection.dropped), 1)
             else:
                 connection.close()
                 with suppress(Exception):
@@ -517,7 +517,11 @@ async def _answer(table: GameTable, connection: Connection, frame: Any, settings
     pings, not accepted moves, spend the connection's allowance)."""
     limits = settings.limits
     if not connection.bucket.take():
+        connection.throttled += 1
+        if connection.throttled > limits.burst:
+            connection.drop("flooding: messages kept coming after they were throttled")
         raise ProtocolError("throttled", f"too many messages: at most {limits.rate:g} a second")
+    connection.throttled = 0
     text = frame.get("text")
     if text is None:
         raise ProtocolError("bad-message", "send JSON text frames, not binary ones")

@@ -246,9 +246,11 @@ class Connection:
         self.joined = False
         self.bucket = TokenBucket(settings.limits.rate, settings.limits.burst)
         self.max_queued = settings.limits.send_queue
-        self.overflowed = False
-        """Whether it stopped taking messages and was dropped."""
-        self.on_overflow: Callable[[], object] | None = None
+        self.dropped: str | None = None
+        """Why the server dropped it (it stopped reading, or kept flooding), if it did."""
+        self.on_drop: Callable[[], object] | None = None
+        self.throttled = 0
+        """Messages refused in a row for want of allowance."""
         self._queue: asyncio.Queue[str | None] = asyncio.Queue()
 
     def send(self, message: dict[str, Any]) -> None:
@@ -257,15 +259,21 @@ class Connection:
 
     def send_text(self, text: str) -> None:
         """Queue a message already in JSON; a client that lets :attr:`max_queued` pile up is
-        dropped (:attr:`on_overflow` is called once)."""
-        if self.overflowed:
+        dropped."""
+        if self.dropped:
             return
         if self._queue.qsize() >= self.max_queued:
-            self.overflowed = True
-            if self.on_overflow is not None:
-                self.on_overflow()
+            self.drop("too many unread messages")
             return
         self._queue.put_nowait(text)
+
+    def drop(self, reason: str) -> None:
+        """Close it (1008) for ``reason``; its seat counts as away at once (:attr:`on_drop`)."""
+        if self.dropped:
+            return
+        self.dropped = reason
+        if self.on_drop is not None:
+            self.on_drop()
 
     def close(self) -> None:
         """Stop sending after what is queued."""
