@@ -61,7 +61,8 @@ def test_simulate_is_reproducible_from_its_seed(
 
 
 def test_simulate_fast_plays_whole_matches_on_the_compiled_core() -> None:
-    runs = [kseri("simulate", "--rules", "pisti", "--games", "3000", "--seed", "7", "--fast") for _ in range(2)]
+    command = ("simulate", "--rules", "pisti", "--games", "3000", "--seed", "7", "--fast")
+    runs = [kseri(*command) for _ in range(2)]
     assert all(run.returncode == 0 for run in runs), runs[0].stderr
     rows = [{line.split("│")[1].strip(): line.split("│")[2].strip() for line in run.stdout.splitlines()
              if line.count("│") == 3} for run in runs]

@@ -320,6 +320,47 @@ def play_matches(rules: Rules, count: int, *, seed: int | str = 0,
     return Matches(results[:, 0], results[:, 1], results[:, 2], results[:, 3], results[:, 4:])
 
 
+@dataclass(frozen=True, slots=True)
+class Positions:
+    """Rounds in progress with every card known (the master's sampled worlds), one row each.
+
+    ``hands[w, seat, :lengths[w, seat]]`` are the hands, ``future[w, batch, seat]`` the batches
+    still to be dealt, ``centre[w, :centre_len[w]]`` the centre bottom to top; ``numbers[w]``
+    holds the centre's points, the seat to play, the cards left to play, the last capturer
+    (-1: none), the kseri chain (``RoundSim.chain``) and the cards seen; ``points`` and
+    ``counts`` each side's points and cards captured so far, ``seen`` the cards seen by rank.
+    """
+
+    hands: NDArray[np.int8]
+    lengths: NDArray[np.int64]
+    future: NDArray[np.int8]
+    centre: NDArray[np.int8]
+    centre_len: NDArray[np.int64]
+    numbers: NDArray[np.int64]
+    points: NDArray[np.int64]
+    counts: NDArray[np.int64]
+    seen: NDArray[np.int64]
+
+
+def rollouts(rules: Rules, positions: Positions, candidates: Sequence[int],
+             ) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
+    """The master's rollouts: in every position, each candidate card played by the seat to
+    play, then the expert's policy at every seat to the horizon (the end of the current batch,
+    or of the next one when this one has at most one card a seat left; the round's end at the
+    latest). Returns each side's points there per position and candidate (captured cards
+    counted at their share of the majority before the round's end), and whether the horizon
+    is the round's end, per position."""
+    compiled = _compiled(rules)
+    count = positions.hands.shape[0]
+    finals = np.zeros((count, len(candidates), rules.sides), np.float64)
+    over = np.zeros(count, np.bool_)
+    kernels.rollouts(compiled.options, compiled.table, compiled.side_of, compiled.holds, compiled.card_weight,
+                     positions.hands, positions.lengths, positions.future, positions.centre,
+                     positions.centre_len, positions.numbers, positions.points, positions.counts,
+                     positions.seen, np.array(candidates, np.int64), finals, over)
+    return finals, over
+
+
 def warm_up() -> float:
     """Compile the kernels, or load them from the disk cache, and return the seconds it took."""
     start = time.perf_counter()
@@ -328,7 +369,15 @@ def warm_up() -> float:
     rounds = play_rounds(rules, 1, keep_plays=True, keep_deals=True)
     play_rounds(rules, rounds.deals or 0, plays=rounds.plays)
     play_matches(rules, 1)
+    rollouts(rules, Positions(
+        hands=np.arange(12, dtype=np.int8).reshape(1, 2, 6), lengths=np.full((1, 2), 6), future=np.zeros(
+            (1, 0, 2, 6), np.int8), centre=np.array([[12]], np.int8), centre_len=np.ones(1, np.int64),
+        numbers=np.array([[0, 0, 12, -1, 0, 1]]), points=np.zeros((1, 2), np.int64),
+        counts=np.zeros((1, 2), np.int64), seen=np.zeros((1, 13), np.int64)), [0])
     return time.perf_counter() - start
 
 
-__all__ = ["POLICIES", "DealLike", "Deals", "Matches", "Rounds", "play_matches", "play_rounds", "warm_up"]
+__all__ = [
+    "POLICIES", "DealLike", "Deals", "Matches", "Positions", "Rounds", "play_matches", "play_rounds",
+    "rollouts", "warm_up",
+]

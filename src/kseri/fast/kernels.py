@@ -625,3 +625,182 @@ def play_matches(cfg: NDArray[np.int64], table: NDArray[np.int64], side_of: NDAr
         for side in range(sides):
             row[4 + side] = totals[side]
     return -1
+
+
+# -- the master's rollouts ------------------------------------------------------------------------
+
+
+@compiled
+def sim_choice(cfg: NDArray[np.int64], table: NDArray[np.int64], holds: NDArray[np.float64],
+               card_weight: float, hands: NDArray[np.int64], lengths: NDArray[np.int64], seat: int,
+               top_rank: int, pile_len: int, pile_points: int, seen: NDArray[np.int64], seen_total: int,
+               left: int, unseen: NDArray[np.int64]) -> int:
+    """``Tactics.choose_in``: the position of the expert's play from public memory (``seen``)."""
+    length = lengths[seat]
+    if length == 1:
+        return 0
+    for rank in range(RANKS):
+        unseen[rank] = cfg[PER_RANK] - seen[rank]
+    for k in range(length):
+        unseen[RANK_OF[hands[seat, k]]] -= 1
+    pool = cfg[DECK_SIZE] - seen_total - length
+    next_seat = seat + 1 if seat + 1 < cfg[PLAYERS] else 0
+    opp_hand = lengths[next_seat]
+    best = 0
+    best_value = -1e9
+    for k in range(length):
+        worth = expert_value(cfg, table, holds, card_weight, hands[seat, k], top_rank, pile_len,
+                             float(pile_points), unseen, pool, opp_hand, left, -1)
+        if worth > best_value:
+            best, best_value = k, worth
+    return best
+
+
+@compiled
+def rollouts(cfg: NDArray[np.int64], table: NDArray[np.int64], side_of: NDArray[np.int64],
+             holds: NDArray[np.float64], card_weight: float, hands0: NDArray[np.int8],
+             lengths0: NDArray[np.int64], future: NDArray[np.int8], centre0: NDArray[np.int8],
+             centre_len0: NDArray[np.int64], numbers0: NDArray[np.int64], points0: NDArray[np.int64],
+             counts0: NDArray[np.int64], seen0: NDArray[np.int64], candidates: NDArray[np.int64],
+             finals: NDArray[np.float64], over: NDArray[np.bool_]) -> None:
+    """The master's rollouts (``RoundSim`` and ``master._rollout``), for every world and
+    candidate: play the candidate, then the expert's policy at every seat to the horizon.
+
+    World ``w`` is ``hands0[w]`` (``lengths0`` cards a seat), its future batches
+    ``future[w]``, its centre ``centre0[w, :centre_len0[w]]``, and ``numbers0[w]``: the
+    centre's points, the seat to play, cards left, the last capturer, the kseri chain, the
+    cards seen; ``points0``, ``counts0`` and ``seen0`` per side and per rank. ``finals[w, c]``
+    receives each side's points at the horizon, ``over[w]`` whether that is the round's end.
+    """
+    players = cfg[PLAYERS]
+    sides = cfg[SIDES]
+    per_batch = players * cfg[BATCH_SIZE]
+    jacks_wild = cfg[JACKS_WILD] == 1
+    size = hands0.shape[2]
+    hands = np.zeros((players, max(size, cfg[BATCH_SIZE])), np.int64)
+    lengths = np.zeros(players, np.int64)
+    pile = np.zeros(cfg[DECK_SIZE], np.int64)
+    points = np.zeros(sides, np.int64)
+    counts = np.zeros(sides, np.int64)
+    seen = np.zeros(RANKS, np.int64)
+    unseen = np.zeros(RANKS, np.int64)
+    for world in range(hands0.shape[0]):
+        for choice in range(candidates.shape[0]):
+            for seat in range(players):
+                lengths[seat] = lengths0[world, seat]
+                for k in range(lengths[seat]):
+                    hands[seat, k] = hands0[world, seat, k]
+            pile_len = centre_len0[world]
+            for k in range(pile_len):
+                pile[k] = centre0[world, k]
+            pile_points = numbers0[world, 0]
+            seat = numbers0[world, 1]
+            left = numbers0[world, 2]
+            last_capturer = numbers0[world, 3]
+            chain = numbers0[world, 4]
+            seen_total = numbers0[world, 5]
+            batch = 0
+            for side in range(sides):
+                points[side] = points0[world, side]
+                counts[side] = counts0[world, side]
+            for rank in range(RANKS):
+                seen[rank] = seen0[world, rank]
+            card = candidates[choice]
+            position = 0
+            for k in range(lengths[seat]):
+                if hands[seat, k] == card:
+                    position = k
+                    break
+            first = True
+            horizon = -1
+            while first or left > horizon:
+                if not first:
+                    top_rank = RANK_OF[pile[pile_len - 1]] if pile_len else -1
+                    position = sim_choice(cfg, table, holds, card_weight, hands, lengths, seat, top_rank,
+                                          pile_len, pile_points, seen, seen_total, left, unseen)
+                card = hands[seat, position]
+                for k in range(position, lengths[seat] - 1):
+                    hands[seat, k] = hands[seat, k + 1]
+                lengths[seat] -= 1
+                # RoundSim.apply
+                rank = RANK_OF[card]
+                seen[rank] += 1
+                seen_total += 1
+                left -= 1
+                player = seat
+                seat = seat + 1 if seat + 1 < players else 0
+                if pile_len == 0:
+                    pile[0] = card
+                    pile_len = 1
+                    pile_points += table[card]
+                    chain = 2 if chain == 1 else 0
+                elif rank != RANK_OF[pile[pile_len - 1]] and not (rank == JACK and jacks_wild):
+                    pile[pile_len] = card
+                    pile_len += 1
+                    pile_points += table[card]
+                    chain = 0
+                else:
+                    top = pile[pile_len - 1]
+                    bonus = 0
+                    kseri = False
+                    if pile_len == 1 and rank == RANK_OF[top]:
+                        value = cfg[KSERI]
+                        if rank == JACK:
+                            value = cfg[JACK_KSERI]
+                        elif chain == 2 and cfg[DOUBLE_KSERI] >= 0:
+                            value = cfg[DOUBLE_KSERI]
+                        if value >= 0 and (left > 0 or cfg[LAST_OK] == 1):
+                            bonus = value
+                            kseri = True
+                    if cfg[JACKS_TABLE] > 0:
+                        plain = 0
+                        for k in range(pile_len):
+                            if RANK_OF[pile[k]] != JACK:
+                                plain += 1
+                        if plain == 0:
+                            bonus += cfg[JACKS_TABLE]
+                    if cfg[TWO_CLUBS_BONUS] > 0 and rank == 0 and top % 52 == TWO_CLUBS:
+                        bonus += cfg[TWO_CLUBS_BONUS]
+                    side = side_of[player]
+                    points[side] += pile_points + table[card] + bonus
+                    counts[side] += pile_len + 1
+                    pile_len = 0
+                    pile_points = 0
+                    last_capturer = player
+                    chain = 1 if kseri else 0
+                # RoundSim.play: the next batch
+                if left % per_batch == 0 and left > 0 and batch < future.shape[1]:
+                    for s in range(players):
+                        lengths[s] = cfg[BATCH_SIZE]
+                        for k in range(cfg[BATCH_SIZE]):
+                            hands[s, k] = future[world, batch, s, k]
+                    batch += 1
+                if first:
+                    first = False
+                    horizon = left - left % per_batch
+                    if left - horizon <= players:
+                        horizon = max(0, horizon - per_batch)
+            if left == 0:
+                if last_capturer >= 0:
+                    side = side_of[last_capturer]
+                    points[side] += pile_points + cfg[LAST_BONUS]
+                    counts[side] += pile_len
+                most = 0
+                for side in range(sides):
+                    most = max(most, counts[side])
+                if cfg[MAJORITY] > 0 and most > 0:
+                    leaders = 0
+                    for side in range(sides):
+                        if counts[side] == most:
+                            leaders += 1
+                    if leaders == 1 or cfg[EVERY_TIED] == 1:
+                        for side in range(sides):
+                            if counts[side] == most:
+                                points[side] += cfg[MAJORITY]
+                for side in range(sides):
+                    finals[world, choice, side] = float(points[side])
+                over[world] = True
+            else:
+                for side in range(sides):
+                    finals[world, choice, side] = points[side] + card_weight * counts[side]
+                over[world] = False
