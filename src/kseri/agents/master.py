@@ -25,7 +25,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
-from statistics import fmean, stdev
+from statistics import fmean
 
 import numpy as np
 
@@ -178,13 +178,13 @@ def _prune(active: list[Card], values: dict[Card, list[float]]) -> list[Card]:
     the same worlds and dropped when the mean difference exceeds :data:`PRUNE_Z` standard errors."""
     best = max(active, key=lambda card: fmean(values[card]))
     kept = [best]
-    top = values[best]
+    top = np.array(values[best])
     for card in active:
         if card == best:
             continue
-        differences = [a - b for a, b in zip(top, values[card], strict=True)]
-        spread = stdev(differences)
-        if fmean(differences) <= PRUNE_Z * spread / len(differences) ** 0.5:
+        differences = top - np.array(values[card])
+        spread = float(differences.std(ddof=1))
+        if float(differences.mean()) <= PRUNE_Z * spread / len(differences) ** 0.5:
             kept.append(card)
     return kept
 
