@@ -254,7 +254,8 @@ def play_rounds(rules: Rules, deals: Deals | int, *, seed: int | str = 0,
     else:
         deals.check(rules)
         count = len(deals)
-        deal_arrays = deals
+        deal_arrays = Deals(np.ascontiguousarray(deals.dealer), np.ascontiguousarray(deals.centre),
+                            np.ascontiguousarray(deals.hands))
     given = _given(rules, codes, plays, count, total)
     kept_plays = np.zeros((count if keep_plays else 1, total), np.int8)
     owners = np.zeros((count, rules.deck_size) if keep_owners else (1, 1), np.int8)
