@@ -60,7 +60,24 @@ def test_simulate_is_reproducible_from_its_seed(
     assert read_records(again) == read_records(path)[:2]
 
 
+def test_simulate_fast_plays_whole_matches_on_the_compiled_core() -> None:
+    command = ("simulate", "--rules", "pisti", "--games", "3000", "--seed", "7", "--fast")
+    runs = [kseri(*command) for _ in range(2)]
+    assert all(run.returncode == 0 for run in runs), runs[0].stderr
+    rows = [{line.split("│")[1].strip(): line.split("│")[2].strip() for line in run.stdout.splitlines()
+             if line.count("│") == 3} for run in runs]
+    assert rows[0]["matches"] == "3000"
+    wins = [int(rows[0][f"side {side} wins"].split()[0]) for side in (0, 1)]
+    assert sum(wins) == 3000 and min(wins) > 1300  # random players: about even
+    rounds = int(rows[0]["rounds"].split()[0])
+    assert 3000 * 2 < rounds < 3000 * 20
+    assert 5 < float(rows[0]["side 0 points a round"]) < 25
+    del rows[0]["throughput"], rows[1]["throughput"]
+    assert rows[0] == rows[1]  # reproducible from the seed
+
+
 @pytest.mark.parametrize(("args", "message"), [
+    (["--fast", "--records", "x.jsonl"], "--fast keeps no records"),
     (["--rules", "greek,jack=2"], "unknown option 'jack'"),
     (["--rules", "poker"], "unknown preset 'poker'"),
     (["--games", "0"], "--games"),

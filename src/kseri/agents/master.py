@@ -3,7 +3,9 @@
 For each move it samples the hidden cards many times (:mod:`kseri.agents.sampler`: every world
 agrees with the view, weighted by what the others' plays reveal), plays each distinct card in
 every world and finishes the round with the expert's policy (:class:`~kseri.agents.expert.Tactics`)
-for every seat, and picks the card with the best mean. Once the stock is empty and few cards
+for every seat, and picks the card with the best mean. The rollouts run on the compiled core
+(:func:`kseri.fast.rollouts`, proved equal to ``RoundSim`` and ``Tactics.choose_in`` by a
+test), a chunk of worlds at a time up to each pruning. Once the stock is empty and few cards
 remain, each world is solved exactly instead (:mod:`kseri.agents.endgame`); when the view
 leaves one world only (two players, last batch) that solve is the truth.
 
@@ -23,15 +25,17 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
-from statistics import fmean, stdev
+from statistics import fmean
+
+import numpy as np
 
 from kseri.agents.base import AGENTS
 from kseri.agents.endgame import solve
-from kseri.agents.expert import Tactics
 from kseri.agents.sampler import Sampler
 from kseri.agents.sim import RoundSim, SimRules, play_class, relative
 from kseri.cards import Card
 from kseri.engine import View
+from kseri.fast import Positions, rollouts
 from kseri.rules import Rules, match_winner
 
 DEFAULT_ITERATIONS = 320
@@ -48,16 +52,6 @@ MATCH_WEIGHT = 100.0
 """Extra value of winning the match this round (and cost of losing it)."""
 MATCH_REACH = 60
 """A side this close to the target may reach it this round: the match objective applies."""
-
-
-class _Context:
-    """What one rule set needs, built once per rule set."""
-
-    __slots__ = ("sim_rules", "tactics")
-
-    def __init__(self, rules: Rules) -> None:
-        self.sim_rules = SimRules(rules)
-        self.tactics = Tactics(rules)
 
 
 def play_classes(cards: Sequence[Card], table: Sequence[int]) -> dict[tuple[int, int, bool], Card]:
@@ -86,13 +80,7 @@ class MasterAgent:
         self.seed = seed if seed is not None else 0
         self.iterations = iterations if iterations is not None or time_ms is not None else DEFAULT_ITERATIONS
         self.time_ms = time_ms
-        self._contexts: dict[Rules, _Context] = {}
-
-    def _context(self, rules: Rules) -> _Context:
-        context = self._contexts.get(rules)
-        if context is None:
-            context = self._contexts[rules] = _Context(rules)
-        return context
+        self._sim_rules: dict[Rules, SimRules] = {}
 
     def evaluate(self, view: View) -> list[tuple[Card, float, float]]:
         """Each legal play with its mean round points relative to the opponents and its mean
@@ -101,8 +89,10 @@ class MasterAgent:
         if view.turn != view.seat:
             raise ValueError(f"nothing to evaluate: it is not seat {view.seat}'s turn")
         rules = view.rules
-        context = self._context(rules)
-        sampler = Sampler(view, context.sim_rules)
+        sim_rules = self._sim_rules.get(rules)
+        if sim_rules is None:
+            sim_rules = self._sim_rules[rules] = SimRules(rules)
+        sampler = Sampler(view, sim_rules)
         table = rules.points_table
         classes = play_classes(view.hand, table)
         candidates = list(classes.values())
@@ -125,28 +115,33 @@ class MasterAgent:
             deadline = None if self.time_ms is None else time.perf_counter() + self.time_ms / 1000
         while (budget is None or worlds < budget) and (deadline is None or worlds == 0
                                                          or time.perf_counter() < deadline):
-            world = sampler.sim(sampler.sample(rng))
-            worlds += 1
             if endgame:
+                world = sampler.sim(sampler.sample(rng))
+                worlds += 1
                 solved = {play_class(c, table): v for c, v in solve(world, side).items()}
                 for key, card in classes.items():
                     value = solved[key]
                     points[card].append(value)
                     values[card].append(value)
                 continue
-            for card in active:
-                sim = world.copy()
-                sim.play(card)
-                final, over = _rollout(sim, context.tactics)
-                relative_points = relative(final, side)
-                value = relative_points
-                if near_target and over:
-                    after = [total + gained for total, gained in zip(view.totals, final, strict=True)]
-                    winner, _ = match_winner(rules, after, view.target)
-                    if winner is not None:
-                        value += MATCH_WEIGHT if winner == side else -MATCH_WEIGHT
-                points[card].append(relative_points)
-                values[card].append(value)
+            # the worlds up to the next pruning, rolled out together on the compiled core
+            chunk = PRUNE_EVERY - worlds % PRUNE_EVERY
+            if budget is not None:
+                chunk = min(chunk, budget - worlds)
+            sims = [sampler.sim(sampler.sample(rng)) for _ in range(chunk)]
+            worlds += chunk
+            finals, overs = rollouts(rules, positions(sims), active)
+            for world_finals, over in zip(finals.tolist(), overs.tolist(), strict=True):
+                for card, final in zip(active, world_finals, strict=True):
+                    relative_points = relative(final, side)
+                    value = relative_points
+                    if near_target and over:
+                        after = [total + gained for total, gained in zip(view.totals, final, strict=True)]
+                        winner, _ = match_winner(rules, after, view.target)
+                        if winner is not None:
+                            value += MATCH_WEIGHT if winner == side else -MATCH_WEIGHT
+                    points[card].append(relative_points)
+                    values[card].append(value)
             if worlds % PRUNE_EVERY == 0:
                 active = _prune(active, values)
                 if len(active) == 1:
@@ -170,13 +165,13 @@ def _prune(active: list[Card], values: dict[Card, list[float]]) -> list[Card]:
     the same worlds and dropped when the mean difference exceeds :data:`PRUNE_Z` standard errors."""
     best = max(active, key=lambda card: fmean(values[card]))
     kept = [best]
-    top = values[best]
+    top = np.array(values[best])
     for card in active:
         if card == best:
             continue
-        differences = [a - b for a, b in zip(top, values[card], strict=True)]
-        spread = stdev(differences)
-        if fmean(differences) <= PRUNE_Z * spread / len(differences) ** 0.5:
+        differences = top - np.array(values[card])
+        spread = float(differences.std(ddof=1))
+        if float(differences.mean()) <= PRUNE_Z * spread / len(differences) ** 0.5:
             kept.append(card)
     return kept
 
@@ -187,22 +182,32 @@ def _one_world(view: View, sampler: Sampler) -> bool:
     return not sampler.unseen or (places <= 1 and not sampler.face_down_unknown)
 
 
-def _rollout(sim: RoundSim, tactics: Tactics) -> tuple[list[float], bool]:
-    """Play on with the expert's policy at every seat to the horizon: the end of the current
-    batch, or of the next one when this one has at most one card a seat left; the round's
-    end at the latest. The sides' points there, each captured card counted at its share of
-    the majority, and whether the round is over."""
-    choose = tactics.choose_in
-    per_batch = sim.r.per_batch
-    horizon = sim.left - sim.left % per_batch
-    if sim.left - horizon <= sim.r.players:
-        horizon = max(0, horizon - per_batch)
-    while sim.left > horizon:
-        sim.play(choose(sim))
-    if not sim.left:
-        return [float(p) for p in sim.final_points()], True
-    weight = tactics.card_weight
-    return [p + weight * c for p, c in zip(sim.points, sim.counts, strict=True)], False
+def positions(sims: Sequence[RoundSim]) -> Positions:
+    """Worlds of one view (same hand sizes, same stock) as the compiled core's arrays."""
+    first = sims[0]
+    r = first.r
+    count = len(sims)
+    size = r.per_batch // r.players
+    hands = np.zeros((count, r.players, size), np.int8)
+    lengths = np.zeros((count, r.players), np.int64)
+    future = np.zeros((count, len(first.future) - first.batch, r.players, size), np.int8)
+    centre = np.zeros((count, max(1, max(len(sim.centre) for sim in sims))), np.int8)
+    numbers = np.zeros((count, 6), np.int64)
+    for row, sim in enumerate(sims):
+        for seat, hand in enumerate(sim.hands):
+            hands[row, seat, : len(hand)] = hand
+            lengths[row, seat] = len(hand)
+        if future.shape[1]:
+            future[row] = sim.future[sim.batch:]
+        centre[row, : len(sim.centre)] = sim.centre
+        numbers[row] = (sim.centre_points, sim.turn, sim.left, sim.last_capturer, sim.chain, sim.seen_total)
+    return Positions(
+        hands=hands, lengths=lengths, future=future, centre=centre,
+        centre_len=np.array([len(sim.centre) for sim in sims], np.int64), numbers=numbers,
+        points=np.array([sim.points for sim in sims], np.int64),
+        counts=np.array([sim.counts for sim in sims], np.int64),
+        seen=np.array([sim.seen for sim in sims], np.int64),
+    )
 
 
 AGENTS["master"] = MasterAgent

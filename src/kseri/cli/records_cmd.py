@@ -18,6 +18,7 @@ from kseri.agents import make_agent
 from kseri.bench.duplicate import play_match
 from kseri.cli import app
 from kseri.engine import KSERI_KINDS, Match
+from kseri.fast import play_matches
 from kseri.notation import NotationError, format_notation, parse_notation
 from kseri.records import (
     RecordError,
@@ -101,6 +102,10 @@ def simulate_command(
     records: Annotated[
         Path | None, typer.Option("--records", help="Write one record per match to this JSON Lines file.")
     ] = None,
+    fast: Annotated[
+        bool,
+        typer.Option("--fast", help="Play on the compiled core (kseri.fast): its own shuffle, no records."),
+    ] = False,
 ) -> None:
     """Play matches between random bots and summarise them (optionally writing their records)."""
     try:
@@ -108,6 +113,11 @@ def simulate_command(
     except RulesError as error:
         _fail(str(error))
     seed = seed if seed is not None else str(random.SystemRandom().getrandbits(32))
+    if fast:
+        if records is not None:
+            _fail("--fast keeps no records: drop --records, or --fast to write them")
+        _simulate_fast(rules_spec, rules, games, seed)
+        return
     if records is not None:
         try:
             records.write_text("", encoding="utf-8")
@@ -129,6 +139,19 @@ def simulate_command(
             progress.advance(task)
     elapsed = time.perf_counter() - started
     _summary(rules_spec, seed, tally, elapsed, records)
+
+
+def _simulate_fast(spec: str, rules: Rules, games: int, seed: str) -> None:
+    """The matches on the compiled core, summarised as the others."""
+    started = time.perf_counter()
+    matches = play_matches(rules, games, seed=seed)
+    elapsed = time.perf_counter() - started
+    tally = _Tally(rules.sides, matches=games, rounds=int(matches.rounds.sum()),
+                   kseris=int(matches.kseris.sum()))
+    tally.plays = tally.rounds * rules.batches * rules.players * rules.batch_size
+    tally.wins = [int((matches.winner == side).sum()) for side in range(rules.sides)]
+    tally.points = [int(points) for points in matches.totals.sum(axis=0)]
+    _summary(spec, seed, tally, elapsed, None)
 
 
 def _summary(spec: str, seed: str, tally: _Tally, elapsed: float, records: Path | None) -> None:

@@ -1,0 +1,384 @@
+"""The fast core: many rounds or matches at once, compiled with numba, beside the engine.
+
+:class:`kseri.engine.Match` is the reference: one match, every step checked, standard library
+only. This floor plays the same rules on arrays, a hundred times faster, for simulations,
+benchmarks and search. Rounds are dealt here (a fast shuffle with every preset's centre
+procedure, reproducible from ``seed``) or given as :class:`Deals` (e.g. from
+``kseri.engine.Deal.shuffle``, so that both cores play the very same cards); each seat follows
+a built-in policy (``random``, ``greedy``, ``expert``: the same choices as those agents) or
+plays given cards. A differential test proves the results equal to ``Match``'s.
+
+>>> from kseri import Rules
+>>> rules = Rules.preset("greek")
+>>> rounds = play_rounds(rules, 1000, seed=7, policies=("expert", "random"))
+>>> rounds.points.shape, bool(rounds.points[:, 0].mean() > rounds.points[:, 1].mean())
+((1000, 2), True)
+>>> int(rounds.captured.sum(axis=1).max()) <= 52
+True
+>>> matches = play_matches(rules, 100, seed=7)
+>>> bool((matches.totals.max(axis=1) >= 151).all())
+True
+
+The first call in a fresh install compiles the kernels (seconds); the machine code is cached
+on disk, so later processes only load it (:func:`warm_up` does either and says how long).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from hashlib import sha512
+from math import comb
+from typing import Final, Protocol
+
+import numpy as np
+from numpy.typing import NDArray
+
+from kseri.cards import ALL_CARDS
+from kseri.fast import kernels
+from kseri.rules import CentreDeal, MajorityTie, Rules, TargetRule
+
+POLICIES: Final = ("random", "greedy", "expert", "given")
+"""The policies a seat may follow: the built-in levels' choices, or the cards given."""
+
+
+class DealLike(Protocol):
+    """A round as dealt (:class:`kseri.engine.Deal` is one)."""
+
+    @property
+    def dealer(self) -> int:
+        """The dealer's seat."""
+        ...
+
+    @property
+    def centre(self) -> Sequence[int]:
+        """The centre, bottom to top."""
+        ...
+
+    @property
+    def hands(self) -> Sequence[Sequence[Sequence[int]]]:
+        """``hands[batch][seat]``: the cards each seat receives in each batch."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Deals:
+    """Rounds as dealt, as arrays of card numbers: ``dealer[i]``, ``centre[i]`` (bottom to
+    top; Pisti's bottom ``centre_size - 1`` face down) and ``hands[i, batch, seat]``."""
+
+    dealer: NDArray[np.int8]
+    centre: NDArray[np.int8]
+    hands: NDArray[np.int8]
+
+    def __len__(self) -> int:
+        return int(self.dealer.shape[0])
+
+    @classmethod
+    def from_deals(cls, rules: Rules, deals: Iterable[DealLike]) -> Deals:
+        """Arrays of ``deals`` (checked against ``rules``: see :meth:`check`)."""
+        rows = list(deals)
+        shape = (rules.batches, rules.players, rules.batch_size)
+        if not rows:
+            return cls(np.zeros(0, np.int8), np.zeros((0, rules.centre_size), np.int8),
+                       np.zeros((0, *shape), np.int8))
+        try:
+            result = cls(
+                np.array([deal.dealer for deal in rows], np.int8),
+                np.array([deal.centre for deal in rows], np.int8),
+                np.array([deal.hands for deal in rows], np.int8),
+            )
+        except ValueError:
+            raise ValueError(
+                f"every deal must have a centre of {rules.centre_size} cards and {rules.batches} batches "
+                f"of {rules.players} hands of {rules.batch_size} cards for these rules"
+            ) from None
+        result.check(rules)
+        return result
+
+    def check(self, rules: Rules) -> None:
+        """Raise ``ValueError``, saying why and where, unless every deal fits ``rules``: the
+        shapes, a valid dealer, and every card of the deck exactly once."""
+        count = len(self)
+        shapes = {
+            "centre": (self.centre.shape, (count, rules.centre_size)),
+            "hands": (self.hands.shape, (count, rules.batches, rules.players, rules.batch_size)),
+        }
+        for name, (shape, wanted) in shapes.items():
+            if shape != wanted:
+                raise ValueError(f"deals.{name} has the shape {shape}; these rules need {wanted}")
+        for name, array in (("dealer", self.dealer), ("centre", self.centre), ("hands", self.hands)):
+            if array.dtype != np.int8:
+                raise ValueError(f"deals.{name} must hold int8 card numbers, not {array.dtype}")
+        bad = np.flatnonzero((self.dealer < 0) | (self.dealer >= rules.players))
+        if bad.size:
+            raise ValueError(f"deal {bad[0]}: the dealer must be seat 0 to {rules.players - 1}, "
+                             f"not {self.dealer[bad[0]]}")
+        cards = np.sort(np.concatenate([self.centre, self.hands.reshape(count, -1)], axis=1), axis=1)
+        bad = np.flatnonzero((cards != np.arange(rules.deck_size)).any(axis=1))
+        if bad.size:
+            raise ValueError(
+                f"deal {bad[0]} must hold every card of the {rules.deck_size}-card deck exactly once")
+
+
+@dataclass(frozen=True, slots=True)
+class Rounds:
+    """Per-round results, one row per round, one column per side where it applies."""
+
+    points: NDArray[np.int64]
+    """Round points per side (``RoundResult.points``)."""
+    kseri: NDArray[np.int64]
+    """Points from kseris of every kind per side (``RoundResult.kseri``)."""
+    kseris: NDArray[np.int64]
+    """Kseris scored per side."""
+    captured: NDArray[np.int64]
+    """Cards captured per side, the final sweep included."""
+    last_capturer: NDArray[np.int64]
+    """The seat that made the last capture (-1: nobody captured)."""
+    deals: Deals | None
+    """The deals played (when given, or when kept)."""
+    plays: NDArray[np.int8] | None
+    """When kept: the cards in the order played, seats taking turns from the dealer's left."""
+    owners: NDArray[np.int8] | None
+    """When kept: the side that captured each card number (-1: left in the centre)."""
+
+    def __len__(self) -> int:
+        return int(self.points.shape[0])
+
+
+@dataclass(frozen=True, slots=True)
+class Matches:
+    """Per-match results of :func:`play_matches`."""
+
+    winner: NDArray[np.int64]
+    rounds: NDArray[np.int64]
+    target: NDArray[np.int64]
+    """The final target (it rises under the Greek escalation)."""
+    kseris: NDArray[np.int64]
+    """Kseris scored in the match, all sides together."""
+    totals: NDArray[np.int64]
+    """Match points per side."""
+
+    def __len__(self) -> int:
+        return int(self.winner.shape[0])
+
+
+@dataclass(frozen=True, slots=True)
+class _Compiled:
+    """A rule set as the kernels take it."""
+
+    options: NDArray[np.int64]
+    table: NDArray[np.int64]
+    side_of: NDArray[np.int64]
+    holds: NDArray[np.float64]
+    card_weight: float
+
+
+@lru_cache(maxsize=64)
+def _compiled(rules: Rules) -> _Compiled:
+    options = np.zeros(kernels.OPTIONS, np.int64)
+    centre_deal = {CentreDeal.REDEAL: kernels.REDEAL, CentreDeal.REPLACE_JACKS: kernels.REPLACE_JACKS,
+                   CentreDeal.PISTI: kernels.PISTI}[rules.centre_deal]
+    pisti = rules.centre_deal is CentreDeal.PISTI
+    for index, value in (
+        (kernels.PLAYERS, rules.players), (kernels.SIDES, rules.sides), (kernels.BATCHES, rules.batches),
+        (kernels.BATCH_SIZE, rules.batch_size), (kernels.CENTRE_SIZE, rules.centre_size),
+        (kernels.FACE_DOWN, rules.centre_size - 1 if pisti else 0), (kernels.CENTRE_DEAL, centre_deal),
+        (kernels.KSERI, rules.kseri_value),
+        (kernels.JACK_KSERI, -1 if rules.jack_kseri is None else rules.jack_kseri),
+        (kernels.DOUBLE_KSERI, -1 if rules.double_kseri is None else rules.double_kseri),
+        (kernels.LAST_OK, rules.kseri_on_last_card), (kernels.JACKS_WILD, rules.jacks_capture_all),
+        (kernels.MAJORITY, rules.majority_bonus),
+        (kernels.EVERY_TIED, rules.majority_tie is MajorityTie.EVERY_TIED_SIDE),
+        (kernels.JACKS_TABLE, rules.jacks_table_bonus), (kernels.LAST_BONUS, rules.last_capture_bonus),
+        (kernels.TWO_CLUBS_BONUS, rules.two_clubs_match_bonus), (kernels.DECK_SIZE, rules.deck_size),
+        (kernels.PER_RANK, 4 * rules.decks), (kernels.TARGET, rules.target),
+        (kernels.ESCALATION, rules.escalation if rules.target_rule is TargetRule.ESCALATE else 0),
+    ):
+        options[index] = int(value)
+    holds = np.ones((rules.deck_size + 1, rules.batch_size + 1, 8 * rules.decks + 1), np.float64)
+    for pool in range(1, rules.deck_size + 1):
+        for hand in range(1, min(rules.batch_size, pool) + 1):
+            for wanted in range(1, min(8 * rules.decks, pool - 1) + 1):
+                holds[pool, hand, wanted] = 1.0 - comb(pool - wanted, hand) / comb(pool, hand)
+    return _Compiled(
+        options,
+        np.array(rules.points_table, np.int64),
+        np.array([rules.side_of(seat) for seat in range(rules.players)], np.int64),
+        holds,
+        rules.majority_bonus / (rules.deck_size / rules.sides),
+    )
+
+
+def _policies(rules: Rules, policies: str | Sequence[str]) -> NDArray[np.int64]:
+    names = [policies] * rules.players if isinstance(policies, str) else list(policies)
+    if len(names) != rules.players:
+        raise ValueError(f"{rules.players} players need {rules.players} policies, not {len(names)}")
+    for name in names:
+        if name not in POLICIES:
+            raise ValueError(f"unknown policy {name!r}; the policies are: {', '.join(POLICIES)}")
+    return np.array([POLICIES.index(name) for name in names], np.int64)
+
+
+def _seed(seed: int | str) -> np.uint64:
+    """A 64-bit seed: an int modulo 2**64, or the first 8 bytes of a text's SHA-512."""
+    if isinstance(seed, str):
+        return np.uint64(int.from_bytes(sha512(seed.encode()).digest()[:8], "big"))
+    return np.uint64(seed % 2**64)
+
+
+def play_rounds(rules: Rules, deals: Deals | int, *, seed: int | str = 0,
+                policies: str | Sequence[str] | None = None, plays: NDArray[np.integer] | None = None,
+                keep_plays: bool = False, keep_owners: bool = False, keep_deals: bool = False) -> Rounds:
+    """Play rounds under ``rules``: ``deals`` as given, or that many dealt here from ``seed``
+    (the dealer rotating from seat 0).
+
+    ``policies`` names one policy for every seat or one per seat (:data:`POLICIES`; default
+    ``given`` with ``plays``, else ``random``). ``plays[i, k]`` is the card of play ``k`` of
+    round ``i`` for the seats that play ``given`` cards. ``random`` draws from ``seed``, one
+    stream per round, so a round's result does not depend on the others. ``keep_plays``,
+    ``keep_owners`` and ``keep_deals`` add those arrays to the result.
+    """
+    compiled = _compiled(rules)
+    codes = _policies(rules, policies if policies is not None else "given" if plays is not None else "random")
+    total = rules.batches * rules.players * rules.batch_size
+    shuffle = isinstance(deals, int)
+    if isinstance(deals, int):
+        if deals < 0:
+            raise ValueError(f"the number of rounds cannot be negative ({deals})")
+        count = deals
+        rows = count if keep_deals else 1
+        deal_arrays = Deals(np.zeros(rows, np.int8), np.zeros((rows, rules.centre_size), np.int8),
+                            np.zeros((rows, rules.batches, rules.players, rules.batch_size), np.int8))
+    else:
+        deals.check(rules)
+        count = len(deals)
+        deal_arrays = Deals(np.ascontiguousarray(deals.dealer), np.ascontiguousarray(deals.centre),
+                            np.ascontiguousarray(deals.hands))
+    given = _given(rules, codes, plays, count, total)
+    kept_plays = np.zeros((count if keep_plays else 1, total), np.int8)
+    owners = np.zeros((count, rules.deck_size) if keep_owners else (1, 1), np.int8)
+    results = np.zeros((count, 4 * rules.sides + 1), np.int64)
+    error = kernels.play_rounds(
+        compiled.options, compiled.table, compiled.side_of, compiled.holds, compiled.card_weight, codes,
+        shuffle, _seed(seed), deal_arrays.dealer, deal_arrays.centre, deal_arrays.hands, given, kept_plays,
+        owners, results,
+    )
+    if error >= 0:
+        round_index, play = divmod(error, total)
+        seat = (int(deal_arrays.dealer[round_index]) + 1 + play) % rules.players
+        card = ALL_CARDS[int(given[round_index, play])]
+        raise ValueError(f"round {round_index}, play {play}: {card} is not in the hand of seat {seat}, "
+                         "whose turn it is")
+    sides = rules.sides
+    return Rounds(
+        points=results[:, :sides],
+        kseri=results[:, sides:2 * sides],
+        kseris=results[:, 2 * sides:3 * sides],
+        captured=results[:, 3 * sides:4 * sides],
+        last_capturer=results[:, 4 * sides],
+        deals=deal_arrays if not shuffle or keep_deals else None,
+        plays=kept_plays if keep_plays else None,
+        owners=owners if keep_owners else None,
+    )
+
+
+def _given(rules: Rules, codes: NDArray[np.int64], plays: NDArray[np.integer] | None, count: int,
+           total: int) -> NDArray[np.int8]:
+    """The given plays as the kernel takes them, checked."""
+    uses = bool((codes == POLICIES.index("given")).any())
+    if plays is None:
+        if uses:
+            raise ValueError("a seat plays the given cards, but no plays were given")
+        return np.zeros((1, 1), np.int8)
+    if not uses:
+        raise ValueError("plays were given, but no seat plays them (use the policy 'given')")
+    array = np.asarray(plays)
+    if array.shape != (count, total):
+        raise ValueError(f"plays has the shape {array.shape}; {count} rounds need ({count}, {total})")
+    if array.size and (array.min() < 0 or array.max() >= rules.deck_size):
+        raise ValueError(f"plays must be card numbers 0 to {rules.deck_size - 1}")
+    return array.astype(np.int8)
+
+
+def play_matches(rules: Rules, count: int, *, seed: int | str = 0,
+                 policies: str | Sequence[str] = "random") -> Matches:
+    """Play ``count`` matches to their winners, each from its own stream of ``seed``: a random
+    first dealer, rounds dealt here, the dealer moving one seat on each round, the target
+    rule of ``rules`` deciding the winner."""
+    if count < 0:
+        raise ValueError(f"the number of matches cannot be negative ({count})")
+    compiled = _compiled(rules)
+    codes = _policies(rules, policies)
+    if POLICIES.index("given") in codes:
+        raise ValueError("matches are played by policies; 'given' plays need play_rounds")
+    results = np.zeros((count, 4 + rules.sides), np.int64)
+    endless = kernels.play_matches(compiled.options, compiled.table, compiled.side_of, compiled.holds,
+                                   compiled.card_weight, codes, _seed(seed), results)
+    if endless >= 0:
+        raise RuntimeError(f"match {endless} found no winner in {kernels.MAX_ROUNDS} rounds")
+    return Matches(results[:, 0], results[:, 1], results[:, 2], results[:, 3], results[:, 4:])
+
+
+@dataclass(frozen=True, slots=True)
+class Positions:
+    """Rounds in progress with every card known (the master's sampled worlds), one row each.
+
+    ``hands[w, seat, :lengths[w, seat]]`` are the hands, ``future[w, batch, seat]`` the batches
+    still to be dealt, ``centre[w, :centre_len[w]]`` the centre bottom to top; ``numbers[w]``
+    holds the centre's points, the seat to play, the cards left to play, the last capturer
+    (-1: none), the kseri chain (``RoundSim.chain``) and the cards seen; ``points`` and
+    ``counts`` each side's points and cards captured so far, ``seen`` the cards seen by rank.
+    """
+
+    hands: NDArray[np.int8]
+    lengths: NDArray[np.int64]
+    future: NDArray[np.int8]
+    centre: NDArray[np.int8]
+    centre_len: NDArray[np.int64]
+    numbers: NDArray[np.int64]
+    points: NDArray[np.int64]
+    counts: NDArray[np.int64]
+    seen: NDArray[np.int64]
+
+
+def rollouts(rules: Rules, positions: Positions, candidates: Sequence[int],
+             ) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
+    """The master's rollouts: in every position, each candidate card played by the seat to
+    play, then the expert's policy at every seat to the horizon (the end of the current batch,
+    or of the next one when this one has at most one card a seat left; the round's end at the
+    latest). Returns each side's points there per position and candidate (captured cards
+    counted at their share of the majority before the round's end), and whether the horizon
+    is the round's end, per position."""
+    compiled = _compiled(rules)
+    count = positions.hands.shape[0]
+    finals = np.zeros((count, len(candidates), rules.sides), np.float64)
+    over = np.zeros(count, np.bool_)
+    kernels.rollouts(compiled.options, compiled.table, compiled.side_of, compiled.holds, compiled.card_weight,
+                     positions.hands, positions.lengths, positions.future, positions.centre,
+                     positions.centre_len, positions.numbers, positions.points, positions.counts,
+                     positions.seen, np.array(candidates, np.int64), finals, over)
+    return finals, over
+
+
+def warm_up() -> float:
+    """Compile the kernels, or load them from the disk cache, and return the seconds it took."""
+    start = time.perf_counter()
+    rules = Rules()
+    play_rounds(rules, 1, policies=("expert", "greedy"), keep_plays=True, keep_owners=True)
+    rounds = play_rounds(rules, 1, keep_plays=True, keep_deals=True)
+    play_rounds(rules, rounds.deals or 0, plays=rounds.plays)
+    play_matches(rules, 1)
+    rollouts(rules, Positions(
+        hands=np.arange(12, dtype=np.int8).reshape(1, 2, 6), lengths=np.full((1, 2), 6), future=np.zeros(
+            (1, 0, 2, 6), np.int8), centre=np.array([[12]], np.int8), centre_len=np.ones(1, np.int64),
+        numbers=np.array([[0, 0, 12, -1, 0, 1]]), points=np.zeros((1, 2), np.int64),
+        counts=np.zeros((1, 2), np.int64), seen=np.zeros((1, 13), np.int64)), [0])
+    return time.perf_counter() - start
+
+
+__all__ = [
+    "POLICIES", "DealLike", "Deals", "Matches", "Positions", "Rounds", "play_matches", "play_rounds",
+    "rollouts", "warm_up",
+]
