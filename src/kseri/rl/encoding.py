@@ -73,8 +73,10 @@ FIELDS: Final = (
     Field("hand_sizes", MAX_SEATS, 6.0, "cards in hand per relative seat"),
     Field("turn", MAX_SEATS, 1.0, "the seat to play, one-hot by relative seat (all 0: none)"),
     Field("dealer", MAX_SEATS, 1.0, "the dealer, one-hot by relative seat"),
-    Field("last_capturer", MAX_SEATS, 1.0, "the round's last capturer, one-hot by relative seat (all 0: none)"),
-    Field("partner", MAX_SEATS, 1.0, "1 for the relative seats on the observer's side (the observer included)"),
+    Field("last_capturer", MAX_SEATS, 1.0, "the round's last capturer, one-hot by relative seat "
+                                                  "(all 0: none)"),
+    Field("partner", MAX_SEATS, 1.0, "1 for the relative seats on the observer's side "
+                                            "(the observer included)"),
     Field("shown", 52, 1.0, "Pisti's shown stock-bottom card, one-hot by face"),
     Field("lone_after_kseri", 1, 1.0, "1 when the centre is one card led right after a kseri (double kseri)"),
     Field("plays_made", 1, 52.0, "plays made this round"),
@@ -148,16 +150,17 @@ def encode_raw(view: View) -> Vector:
     players, sides, me = rules.players, rules.sides, view.seat
     my_side = rules.side_of(me)
     table = rules.points_table
-    hand, top, centre_cards, seen = OFFSETS["hand"], OFFSETS["centre_top"], OFFSETS["centre_cards"], OFFSETS["seen"]
+    hand, top = OFFSETS["hand"], OFFSETS["centre_top"]
+    centre_cards, seen = OFFSETS["centre_cards"], OFFSETS["seen"]
     for card in view.hand:
         raw[hand + card % CARDS_PER_DECK] += 1
     # Replay the round's public plays: the centre as remembered, each side's captured points.
     pile: list[Card | None] = list(view.centre_dealt)
     captured_points = [0] * sides
     lone_after_kseri = after_kseri = False
-    for card in view.centre_dealt:
-        if card is not None:
-            raw[seen + card % CARDS_PER_DECK] += 1
+    for dealt in view.centre_dealt:
+        if dealt is not None:
+            raw[seen + dealt % CARDS_PER_DECK] += 1
     for play in view.plays:
         raw[seen + play.card % CARDS_PER_DECK] += 1
         if play.taken:
@@ -179,10 +182,10 @@ def encode_raw(view: View) -> Vector:
     if view.centre_top is not None:
         raw[top + view.centre_top % CARDS_PER_DECK] = 1
     centre_points = 0
-    for card in pile:
-        if card is not None:
-            raw[centre_cards + card % CARDS_PER_DECK] += 1
-            centre_points += table[card]
+    for remembered in pile:
+        if remembered is not None:
+            raw[centre_cards + remembered % CARDS_PER_DECK] += 1
+            centre_points += table[remembered]
     seen_faces = raw[seen: seen + CARDS_PER_DECK]
     raw[OFFSETS["seen_ranks"]: OFFSETS["seen_ranks"] + 13] = seen_faces.reshape(13, 4).sum(axis=1)
     raw[OFFSETS["seen_suits"]: OFFSETS["seen_suits"] + 4] = seen_faces.reshape(13, 4).sum(axis=0)
@@ -218,7 +221,8 @@ def encode_raw(view: View) -> Vector:
 
 def encode_vector(view: View) -> Vector:
     """The observation of ``view`` as the flat vector: each field divided by its scale."""
-    return encode_raw(view) * _SCALES
+    vector: Vector = encode_raw(view) * _SCALES
+    return vector
 
 
 def encode_dict(view: View) -> dict[str, Vector]:

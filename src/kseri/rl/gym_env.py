@@ -54,7 +54,9 @@ def observation_space(observation_format: Literal["vector", "dict"] = "vector") 
         return spaces.Dict({"observation": spaces.Box(0, HIGH, (VECTOR_SIZE,), np.float32),
                             "action_mask": mask})
     if observation_format == "dict":
-        fields = {field.name: spaces.Box(0, HIGH, (field.size,), np.float32) for field in FIELDS}
+        fields: dict[str, spaces.Space[Any]] = {
+            field.name: spaces.Box(0, HIGH, (field.size,), np.float32) for field in FIELDS
+        }
         return spaces.Dict({"observation": spaces.Dict(fields), "action_mask": mask})
     raise ValueError(f"observation_format must be 'vector' or 'dict', not {observation_format!r}")
 
@@ -98,11 +100,12 @@ class KseriEnv(gymnasium.Env[Observation, np.int64]):
     (the learner's entry is ignored).
     """
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": ["ansi"]}  # noqa: RUF012 (Gymnasium's instance attribute)
 
     def __init__(self, rules: Rules | str = "greek", *, opponents: Opponent | Sequence[Opponent] = "greedy",
                  seat: int | None = 0, episode: Literal["round", "match"] = "round",
-                 match_reward: float = 0.0, illegal_reward: float = -1.0, observation_format: Literal["vector", "dict"] = "vector",
+                 match_reward: float = 0.0, illegal_reward: float = -1.0,
+                 observation_format: Literal["vector", "dict"] = "vector",
                  render_mode: str | None = None) -> None:
         self.rules = as_rules(rules)
         players = self.rules.players
@@ -190,7 +193,7 @@ class KseriEnv(gymnasium.Env[Observation, np.int64]):
         match = self._require_match()
         return {"seat": self.seat, "round": match.round_index, "totals": match.totals}
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         """The learner's view as text (``render_mode="ansi"``)."""
         if self.render_mode != "ansi" or self.match is None:
             return None

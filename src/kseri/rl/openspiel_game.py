@@ -75,7 +75,8 @@ def max_round_points(rules: Rules) -> float:
     plays = rules.deck_size - rules.centre_size
     per_capture = (max(rules.kseri_value, rules.jack_kseri or 0, rules.double_kseri or 0)
                    + rules.jacks_table_bonus + rules.two_clubs_match_bonus)
-    return float(sum(rules.points_table) + rules.majority_bonus + rules.last_capture_bonus + plays * per_capture)
+    bonuses = rules.majority_bonus + rules.last_capture_bonus
+    return float(sum(rules.points_table) + bonuses + plays * per_capture)
 
 
 class KseriGame(pyspiel.Game):  # type: ignore[misc]
@@ -280,7 +281,7 @@ class KseriObserver:
 
     def __init__(self, game: KseriGame, perfect_recall: bool) -> None:
         self.perfect_recall = perfect_recall
-        pieces = [("observation", VECTOR_SIZE, (VECTOR_SIZE,))]
+        pieces: list[tuple[str, int, tuple[int, ...]]] = [("observation", VECTOR_SIZE, (VECTOR_SIZE,))]
         if perfect_recall:
             plays = game.total_plays
             pieces.append(("plays", plays * _PLAY_SLOT, (plays, _PLAY_SLOT)))

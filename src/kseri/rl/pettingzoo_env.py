@@ -13,7 +13,7 @@ True
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 from gymnasium import spaces
@@ -37,11 +37,13 @@ def env(**kwargs: Any) -> AECEnv[str, Observation, int]:
     return wrappers.OrderEnforcingWrapper(wrapped)
 
 
-class raw_env(AECEnv[str, Observation, int]):  # noqa: N801 (PettingZoo's naming)
+class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]
     """Kseri for all seats; ``episode`` is one round or a whole match; ``match_reward`` is
     added for the winning side and taken off for the others at a match's end."""
 
-    metadata = {"render_modes": ["ansi"], "name": "kseri_v0", "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi"], "name": "kseri_v0", "is_parallelizable": False,
+    }
 
     def __init__(self, rules: Rules | str = "greek", *, episode: Literal["round", "match"] = "round",
                  match_reward: float = 0.0, observation_format: Literal["vector", "dict"] = "vector",
@@ -85,7 +87,7 @@ class raw_env(AECEnv[str, Observation, int]):  # noqa: N801 (PettingZoo's naming
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {agent: {} for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         assert self.match.turn is not None
         self.agent_selection = self.possible_agents[self.match.turn]
 
