@@ -240,12 +240,13 @@ def action_mask(view: View) -> Mask:
 
 
 def card_for_action(view: View, action: int) -> Card:
-    """The card of the hand that ``action`` plays; raises ``ValueError`` naming the problem."""
+    """The card of the hand that ``action`` plays (of two copies the first deck's, as
+    ``Match.play(action)`` takes); raises ``ValueError`` naming the problem."""
     if not 0 <= action < ACTIONS:
         raise ValueError(f"action {action} is not a card face (0 to {ACTIONS - 1})")
-    for card in view.legal_plays():
-        if card % CARDS_PER_DECK == action:
-            return card
+    copies = [card for card in view.legal_plays() if card % CARDS_PER_DECK == action]
+    if copies:
+        return min(copies)
     raise ValueError(f"action {action} ({Card(action)}) is not a card seat {view.seat} may play now")
 
 

@@ -202,3 +202,6 @@ class KseriEnv(gymnasium.Env[Observation, np.int64]):
         hand = " ".join(card.pretty() for card in view.hand)
         return (f"seat {self.seat} round {view.round_index} centre {top} ({view.centre_size}) "
                 f"hand {hand} totals {list(view.totals)}")
+
+
+gymnasium.register(id="kseri/Kseri-v0", entry_point="kseri.rl.gym_env:KseriEnv")
