@@ -2,6 +2,7 @@
 api_test and seed_test, OpenSpiel's random simulation test with serialization."""
 
 import warnings
+from pathlib import Path
 
 import gymnasium
 import numpy as np
@@ -14,6 +15,7 @@ from kseri import PRESETS, Match, Rules
 from kseri.rl.encoding import (
     ACTIONS,
     FIELDS,
+    OFFSETS,
     VECTOR_SIZE,
     action_mask,
     card_for_action,
@@ -34,7 +36,7 @@ def test_the_gymnasium_environment_passes_check_env(preset: str) -> None:
 
 def test_the_dict_observation_and_whole_matches_pass_check_env() -> None:
     check_env(KseriEnv("classic", observation_format="dict", episode="match", match_reward=50,
-                       opponents=["random", "expert"], seat=1))
+                       opponents=["random", "expert"], seat=1), skip_render_check=True)
 
 
 def test_the_registered_environment_passes_check_env_with_its_render_mode() -> None:
@@ -126,3 +128,12 @@ def test_the_environments_refuse_bad_options() -> None:
         KseriEnv("greek", observation_format="text")  # type: ignore[arg-type]
     with pytest.raises(RuntimeError, match="reset"):
         KseriEnv("greek").step(0)
+
+
+def test_docs_list_every_field_of_the_encoding() -> None:
+    text = (Path(__file__).resolve().parents[2] / "docs" / "rl.md").read_text()
+    rows = [line.split("|")[1:6] for line in text.splitlines()
+            if line.count("|") == 6 and line.startswith("| `")]
+    documented = [(name.strip(" `"), int(offset), int(size), float(scale))
+                  for name, offset, size, scale, _ in rows]
+    assert documented == [(field.name, OFFSETS[field.name], field.size, field.scale) for field in FIELDS]

@@ -100,7 +100,7 @@ class KseriEnv(gymnasium.Env[Observation, np.int64]):
     (the learner's entry is ignored).
     """
 
-    metadata = {"render_modes": ["ansi"]}  # noqa: RUF012 (Gymnasium's instance attribute)
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012 (Gymnasium's instance attribute)
 
     def __init__(self, rules: Rules | str = "greek", *, opponents: Opponent | Sequence[Opponent] = "greedy",
                  seat: int | None = 0, episode: Literal["round", "match"] = "round",
