@@ -27,7 +27,7 @@ from torch import nn
 from kseri.agents import make_agent
 from kseri.bench.duplicate import bench_deal, duplicate_round
 from kseri.bench.stats import mean_interval
-from kseri.rl.encoding import ACTIONS, FIELDS, MAX_SEATS, OFFSETS, VECTOR_SIZE
+from kseri.rl.encoding import ACTION_FIELDS, ACTIONS, FIELDS, MAX_SEATS, OFFSETS, VECTOR_SIZE
 from kseri.rl.gym_env import KseriEnv, as_rules
 from kseri.rl.policy import PolicyAgent, PolicyNetwork
 
@@ -49,25 +49,42 @@ def potential(vector: np.ndarray) -> float:
     return float(banked[0] - banked[1:].mean())
 
 
-class ActorCritic(nn.Module):
-    """A tanh perceptron with a policy head (the exported part) and a value head."""
+ACTION_COLUMNS = torch.as_tensor([[OFFSETS[name] + face for name in ACTION_FIELDS]
+                                  for face in range(ACTIONS)])
+"""Per action, where its own features are in the vector."""
 
-    def __init__(self, hidden: int) -> None:
+
+class ActorCritic(nn.Module):
+    """The policy of ``kseri.rl.policy.PolicyNetwork`` (the exported part) and a value head."""
+
+    def __init__(self, hidden: int, scorer: int = 32) -> None:
         super().__init__()
         self.body = nn.Sequential(nn.Linear(VECTOR_SIZE, hidden), nn.Tanh(),
                                   nn.Linear(hidden, hidden), nn.Tanh())
         self.policy = nn.Linear(hidden, ACTIONS)
+        self.features = nn.Linear(len(ACTION_FIELDS), scorer)
+        self.summary = nn.Linear(hidden, scorer, bias=False)
+        self.score = nn.Linear(scorer, 1, bias=False)
         self.value = nn.Sequential(nn.Linear(VECTOR_SIZE, hidden), nn.Tanh(), nn.Linear(hidden, 1))
 
     def forward(self, x: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        logits = self.policy(self.body(x)).masked_fill(mask == 0, -1e9)
-        return logits, self.value(x).squeeze(-1)
+        h = self.body(x)
+        per_action = torch.tanh(self.features(x[:, ACTION_COLUMNS]) + self.summary(h)[:, None, :])
+        logits = self.policy(h) + self.score(per_action).squeeze(-1)
+        return logits.masked_fill(mask == 0, -1e9), self.value(x).squeeze(-1)
 
     def export(self) -> PolicyNetwork:
-        """The policy as numpy layers."""
-        linears = [self.body[0], self.body[2], self.policy]
-        return PolicyNetwork([(layer.weight.detach().numpy().T.copy(), layer.bias.detach().numpy().copy())
-                              for layer in linears])
+        """The policy as numpy weights."""
+        def array(tensor: torch.Tensor) -> np.ndarray:
+            return tensor.detach().numpy().copy()
+
+        return PolicyNetwork({
+            "w0": array(self.body[0].weight.T), "b0": array(self.body[0].bias),
+            "w1": array(self.body[2].weight.T), "b1": array(self.body[2].bias),
+            "wp": array(self.policy.weight.T), "bp": array(self.policy.bias),
+            "ua": array(self.features.weight.T), "ub": array(self.features.bias),
+            "uh": array(self.summary.weight.T), "uo": array(self.score.weight[0]),
+        })
 
 
 def evaluate(network: PolicyNetwork, rules_spec: str, levels: list[str],

@@ -12,7 +12,7 @@ import pytest
 from kseri import PRESETS, Match, Rules
 from kseri.agents import make_agent
 from kseri.bench.duplicate import bench_deal, duplicate_round, play_round
-from kseri.rl.encoding import ACTIONS, VECTOR_SIZE
+from kseri.rl.encoding import encode_vector
 from kseri.rl.ismcts import ISMCTSAgent, state_from_view
 from kseri.rl.openspiel_game import GAME_NAME
 from kseri.rl.policy import PolicyAgent, PolicyNetwork
@@ -48,24 +48,23 @@ def test_a_resampled_state_has_the_same_information_state() -> None:
 
 
 def test_the_numpy_policy_saves_loads_and_plays(tmp_path: Path) -> None:
-    rng = np.random.default_rng(1)
-
-    def layer(inputs: int, outputs: int) -> tuple[np.ndarray, np.ndarray]:
-        weights = rng.normal(size=(inputs, outputs)).astype(np.float32)
-        return weights, rng.normal(size=outputs).astype(np.float32)
-
-    layers = [layer(VECTOR_SIZE, 16), layer(16, ACTIONS)]
-    network = PolicyNetwork(layers)
+    network = PolicyNetwork.random(np.random.default_rng(1), hidden=16, scorer=4)
     network.save(tmp_path / "p.npz")
     loaded = PolicyNetwork.load(tmp_path / "p.npz")
-    vector = rng.random(VECTOR_SIZE).astype(np.float32)
+    match = Match(Rules.preset("greek"), seed=8)
+    vector = encode_vector(match.view(match.turn))
     logits = network.logits(vector)
-    assert np.allclose(loaded.logits(vector), logits, atol=0.05 * np.abs(logits).max())  # float16 weights
+    assert np.allclose(loaded.logits(vector), logits, atol=0.02 * np.abs(logits).max())  # float16 weights
     rules = Rules.preset("faro")
     pair = [PolicyAgent(loaded), make_agent("random")]
     assert isinstance(duplicate_round(rules, bench_deal(rules, 2, 0), pair), float)
-    with pytest.raises(ValueError, match="must map 412 inputs to 52 logits"):
-        PolicyNetwork([(layers[0][0][:5], layers[0][1])])
+    weights = {}
+    for index, (w, b) in enumerate(network.body):
+        weights[f"w{index}"], weights[f"b{index}"] = w, b
+    with pytest.raises(ValueError, match="missing: uo"):
+        PolicyNetwork(weights | {name: network.head[name] for name in ("wp", "bp", "ua", "uh", "ub")})
+    with pytest.raises(ValueError, match="do not fit the encoding"):
+        PolicyNetwork(weights | network.head | {"w0": network.body[0][0][:5]})
 
 
 def test_the_training_example_runs_a_smoke_version(tmp_path: Path) -> None:

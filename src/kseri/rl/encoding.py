@@ -28,7 +28,7 @@ from typing import Final, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from kseri.cards import CARDS_PER_DECK, Card
+from kseri.cards import CARDS_PER_DECK, JACK, RANK_OF, TWO, Card
 from kseri.engine import KSERI_KINDS, View
 from kseri.rules import CentreDeal, MajorityTie, Rules, TargetRule
 
@@ -98,8 +98,20 @@ FIELDS: Final = (
     Field("two_clubs_match_bonus", 1, 10.0, "rule: bonus for capturing the 2C with a two"),
     Field("target_escalates", 1, 1.0, "rule: the target escalates when several sides reach it"),
     Field("card_points", 52, 3.0, "rule: points of each card face"),
+    Field("captures", 52, 1.0, "per held face: 1 if playing it now captures the centre"),
+    Field("capture_points", 52, 10.0, "per held face: points playing it now scores at once (the known "
+                                      "centre's card points, its own, kseri and bonuses; 0 if no capture)"),
+    Field("kseri", 52, 1.0, "per held face: 1 if playing it now is a kseri of any kind"),
+    Field("lay_points", 52, 10.0, "per held face that does not capture: card points of the centre "
+                                  "after laying it (what the next seat may take)"),
+    Field("rank_unseen", 52, 4.0, "per held face: cards of its rank this seat has neither seen nor holds"),
+    Field("held_jack", 52, 1.0, "per held face: 1 for a Jack"),
 )
 """The observation's fields in vector order."""
+ACTION_FIELDS: Final = ("hand", "card_points", "captures", "capture_points", "kseri", "lay_points",
+                        "rank_unseen", "held_jack")
+"""The fields with one value per card face, aligned with the actions (``card_points`` is the
+rule's value of each face, ``hand`` the copies held)."""
 
 OFFSETS: Final = {field.name: offset for field, offset in zip(
     FIELDS, np.cumsum([0] + [field.size for field in FIELDS])[:-1].tolist(), strict=True)}
@@ -214,9 +226,45 @@ def encode_raw(view: View) -> Vector:
     if view.last_capturer is not None:
         raw[OFFSETS["last_capturer"] + (view.last_capturer - me) % players] = 1
     raw[OFFSETS["lone_after_kseri"]] = lone_after_kseri
+    _play_features(raw, view, pile, centre_points, lone_after_kseri)
     raw[OFFSETS["plays_made"]] = len(view.plays)
     raw[OFFSETS["round_index"]] = view.round_index
     return raw
+
+
+def _play_features(raw: Vector, view: View, pile: list[Card | None], centre_points: int,
+                   lone_after_kseri: bool) -> None:
+    """Fill the per-face fields of the cards in hand (what each play would do now)."""
+    rules = view.rules
+    table = rules.points_table
+    top = view.centre_top
+    last_play = view.stock_size == 0 and sum(view.hand_sizes) == 1
+    all_jacks = bool(pile) and all(card is not None and RANK_OF[card] == JACK for card in pile)
+    unseen = rules.decks * 4 - raw[OFFSETS["seen_ranks"]: OFFSETS["seen_ranks"] + 13]
+    held = raw[OFFSETS["hand"]: OFFSETS["hand"] + CARDS_PER_DECK].reshape(13, 4).sum(axis=1)
+    for face in {card % CARDS_PER_DECK for card in view.hand}:
+        rank = RANK_OF[face]
+        raw[OFFSETS["rank_unseen"] + face] = unseen[rank] - held[rank]
+        raw[OFFSETS["held_jack"] + face] = rank == JACK
+        takes = top is not None and (rank == RANK_OF[top] or (rank == JACK and rules.jacks_capture_all))
+        if not takes:
+            raw[OFFSETS["lay_points"] + face] = centre_points + table[face]
+            continue
+        assert top is not None
+        gain = centre_points + table[face]
+        if len(pile) == 1 and rank == RANK_OF[top]:
+            bonus = (rules.jack_kseri if rank == JACK else
+                     rules.double_kseri if rules.double_kseri is not None and lone_after_kseri else
+                     rules.kseri_value)
+            if bonus is not None and (rules.kseri_on_last_card or not last_play):
+                gain += bonus
+                raw[OFFSETS["kseri"] + face] = 1
+        if rules.jacks_table_bonus and all_jacks:
+            gain += rules.jacks_table_bonus
+        if rules.two_clubs_match_bonus and rank == TWO and top % CARDS_PER_DECK == TWO * 4:
+            gain += rules.two_clubs_match_bonus
+        raw[OFFSETS["captures"] + face] = 1
+        raw[OFFSETS["capture_points"] + face] = gain
 
 
 def encode_vector(view: View) -> Vector:

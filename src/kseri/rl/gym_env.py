@@ -4,7 +4,7 @@
 >>> env = KseriEnv("pisti", opponents="greedy")
 >>> observation, info = env.reset(seed=1)
 >>> observation["observation"].shape, int(observation["action_mask"].sum())
-((412,), 4)
+((724,), 4)
 >>> action = int(np.flatnonzero(observation["action_mask"])[0])
 >>> observation, reward, terminated, truncated, info = env.step(action)
 """
