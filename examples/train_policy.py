@@ -3,7 +3,7 @@ duplicate-deal bench.
 
 The learner plays a random seat of ``kseri.rl.gym_env.KseriEnv`` against the chosen bot level;
 its network is a small perceptron on the shared encoding, exported as numpy weights that
-``kseri.rl.policy.PolicyAgent`` plays without PyTorch. The evaluation plays the bench's
+``kseri.agents.learned.LearnedAgent`` plays without PyTorch. The evaluation plays the bench's
 duplicate deals (``kseri.bench.duplicate``: every deal once per seat rotation) and prints the
 mean point difference per round with a 95% confidence interval.
 
@@ -25,11 +25,11 @@ import torch
 from torch import nn
 
 from kseri.agents import make_agent
+from kseri.agents.encoding import ACTION_FIELDS, ACTIONS, FIELDS, MAX_SEATS, OFFSETS, VECTOR_SIZE
+from kseri.agents.learned import LearnedAgent, PolicyNetwork
 from kseri.bench.duplicate import bench_deal, duplicate_round
 from kseri.bench.stats import mean_interval
-from kseri.rl.encoding import ACTION_FIELDS, ACTIONS, FIELDS, MAX_SEATS, OFFSETS, VECTOR_SIZE
 from kseri.rl.gym_env import KseriEnv, as_rules
-from kseri.rl.policy import PolicyAgent, PolicyNetwork
 
 FIELDS_BY_NAME = {field.name: field for field in FIELDS}
 REWARD_SCALE = 0.05
@@ -55,7 +55,7 @@ ACTION_COLUMNS = torch.as_tensor([[OFFSETS[name] + face for name in ACTION_FIELD
 
 
 class ActorCritic(nn.Module):
-    """The policy of ``kseri.rl.policy.PolicyNetwork`` (the exported part) and a value head."""
+    """The policy of ``kseri.agents.learned.PolicyNetwork`` (the exported part) and a value head."""
 
     def __init__(self, hidden: int, scorer: int = 32) -> None:
         super().__init__()
@@ -91,7 +91,7 @@ def evaluate(network: PolicyNetwork, rules_spec: str, levels: list[str],
              deals: int) -> dict[str, tuple[float, float]]:
     """Mean point difference per round (and the 95% half-width) against each level."""
     rules = as_rules(rules_spec)
-    agent = PolicyAgent(network)
+    agent = LearnedAgent(network=network)
     results = {}
     for level in levels:
         opponent = make_agent(level, seed=1)

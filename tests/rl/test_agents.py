@@ -11,11 +11,11 @@ import pytest
 
 from kseri import PRESETS, Match, Rules
 from kseri.agents import make_agent
+from kseri.agents.encoding import encode_vector
+from kseri.agents.learned import LearnedAgent, PolicyNetwork
 from kseri.bench.duplicate import bench_deal, duplicate_round, play_round
-from kseri.rl.encoding import encode_vector
 from kseri.rl.ismcts import ISMCTSAgent, state_from_view
 from kseri.rl.openspiel_game import GAME_NAME
-from kseri.rl.policy import PolicyAgent, PolicyNetwork
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -56,7 +56,7 @@ def test_the_numpy_policy_saves_loads_and_plays(tmp_path: Path) -> None:
     logits = network.logits(vector)
     assert np.allclose(loaded.logits(vector), logits, atol=0.02 * np.abs(logits).max())  # float16 weights
     rules = Rules.preset("faro")
-    pair = [PolicyAgent(loaded), make_agent("random")]
+    pair = [LearnedAgent(network=loaded), make_agent("random")]
     assert isinstance(duplicate_round(rules, bench_deal(rules, 2, 0), pair), float)
     weights = {}
     for index, (w, b) in enumerate(network.body):
@@ -77,4 +77,4 @@ def test_the_training_example_runs_a_smoke_version(tmp_path: Path) -> None:
     assert "vs greedy" in finished.stdout and "vs expert" in finished.stdout and "steps" in finished.stdout
     network = PolicyNetwork.load(out)
     match = Match(Rules.preset("classic"), seed=1)
-    assert PolicyAgent(network).choose(match.view(match.turn)) in match.legal_plays()
+    assert LearnedAgent(network=network).choose(match.view(match.turn)) in match.legal_plays()

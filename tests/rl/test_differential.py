@@ -6,9 +6,9 @@ import pyspiel
 import pytest
 
 from kseri import PRESETS, Match, Rules
+from kseri.agents.encoding import action_for_card
 from kseri.bench.duplicate import side_difference
 from kseri.engine import View
-from kseri.rl.encoding import action_for_card
 from kseri.rl.gym_env import KseriEnv
 from kseri.rl.openspiel_game import GAME_NAME, KseriState, deal_actions
 from kseri.rl.pettingzoo_env import raw_env

@@ -12,7 +12,7 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
 from kseri import PRESETS, Match, Rules
-from kseri.rl.encoding import (
+from kseri.agents.encoding import (
     ACTIONS,
     FIELDS,
     OFFSETS,

@@ -14,9 +14,9 @@ import pyspiel
 import pytest
 
 from kseri import PRESETS, Deal, Match, Rules
+from kseri.agents.encoding import encode_dict, encode_vector
 from kseri.cards import ALL_CARDS
 from kseri.engine import PublicPlay
-from kseri.rl.encoding import encode_dict, encode_vector
 from kseri.rl.gym_env import observe
 from kseri.rl.openspiel_game import GAME_NAME, KseriState, deal_actions
 from kseri.rules import CentreDeal

@@ -19,10 +19,7 @@ import numpy as np
 from gymnasium import spaces
 
 from kseri.agents.base import Agent, make_agent
-from kseri.bench.duplicate import side_difference
-from kseri.cards import Card
-from kseri.engine import Match, View
-from kseri.rl.encoding import (
+from kseri.agents.encoding import (
     ACTIONS,
     FIELDS,
     VECTOR_SIZE,
@@ -33,6 +30,9 @@ from kseri.rl.encoding import (
     encode_dict,
     encode_vector,
 )
+from kseri.bench.duplicate import side_difference
+from kseri.cards import Card
+from kseri.engine import Match, View
 from kseri.rules import Rules
 
 Policy = Callable[[View], int]
@@ -91,7 +91,7 @@ class KseriEnv(gymnasium.Env[Observation, np.int64]):
 
     An episode is one round (``episode="round"``) or a whole match (``"match"``); the seat
     learning is ``seat``, or a random seat each episode when ``None``. Actions are card faces
-    (:data:`~kseri.rl.encoding.ACTIONS`); the observation's ``action_mask`` marks the legal ones.
+    (:data:`~kseri.agents.encoding.ACTIONS`); the observation's ``action_mask`` marks the legal ones.
     An illegal action changes nothing: it earns ``illegal_reward`` and ``info["illegal"]`` says
     why. The reward at the end of each round is the
     learner's side's round points less the mean of the other sides' (``side_difference``); in a

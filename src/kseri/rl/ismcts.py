@@ -21,10 +21,10 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
+from kseri.agents.encoding import card_for_action
 from kseri.agents.sampler import Sampler
 from kseri.cards import CARDS_PER_DECK, Card
 from kseri.engine import View
-from kseri.rl.encoding import card_for_action
 from kseri.rl.openspiel_game import GAME_NAME, KseriGame, KseriState, deal_actions
 from kseri.rules import PRESETS, Rules
 

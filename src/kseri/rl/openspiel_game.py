@@ -16,7 +16,7 @@ faces (52 actions; in a two-deck game either copy). A seat's return is its side'
 points less the mean of the other sides'.
 
 Information states are a seat's :class:`~kseri.engine.View` (which holds the round's plays,
-so it has perfect recall); observations are the shared encoding (:mod:`kseri.rl.encoding`).
+so it has perfect recall); observations are the shared encoding (:mod:`kseri.agents.encoding`).
 :meth:`KseriState.resample_from_infostate` draws hidden cards with the bots' world sampler,
 so OpenSpiel's IS-MCTS bot runs on the game.
 """
@@ -29,11 +29,11 @@ from typing import Any, Final
 import numpy as np
 import pyspiel
 
+from kseri.agents.encoding import ACTIONS, MAX_SEATS, VECTOR_SIZE, encode_vector
 from kseri.agents.sampler import Sampler
 from kseri.bench.duplicate import side_difference
 from kseri.cards import ALL_CARDS, CARDS_PER_DECK, JACK, RANK_OF, Card, format_cards
 from kseri.engine import Deal, Match, View
-from kseri.rl.encoding import ACTIONS, MAX_SEATS, VECTOR_SIZE, encode_vector
 from kseri.rules import CentreDeal, Rules
 
 GAME_NAME: Final = "kseri"

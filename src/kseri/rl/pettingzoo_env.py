@@ -20,9 +20,9 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from kseri.agents.encoding import ACTIONS, card_for_action
 from kseri.bench.duplicate import side_difference
 from kseri.engine import Match
-from kseri.rl.encoding import ACTIONS, card_for_action
 from kseri.rl.gym_env import Observation, as_rules, observation_space, observe
 from kseri.rules import Rules
 

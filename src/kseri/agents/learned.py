@@ -1,9 +1,9 @@
-"""A trained policy network's inference in numpy (no training library), as an agent.
+"""The ``learned`` level: a trained policy network's inference in numpy (no training library).
 
-The network reads the shared encoding (:mod:`kseri.rl.encoding`). A body of ``tanh`` layers
+The network reads the shared encoding (:mod:`kseri.agents.encoding`). A body of ``tanh`` layers
 turns the whole vector into a summary ``h``; each action's logit is ``h @ wp + bp`` plus a
 score shared by all actions, computed from that card face's own features (the
-:data:`~kseri.rl.encoding.ACTION_FIELDS`, one row per face) together with ``h``:
+:data:`~kseri.agents.encoding.ACTION_FIELDS`, one row per face) together with ``h``:
 ``tanh(features @ ua + h @ uh + ub) @ uo``. The weights are an ``.npz`` file with the body's
 ``w0, b0, w1, b1, ...`` and ``wp, bp, ua, uh, ub, uo``.
 
@@ -11,21 +11,20 @@ score shared by all actions, computed from that card face's own features (the
 >>> from kseri import Match
 >>> network = PolicyNetwork.random(np.random.default_rng(0), hidden=8, scorer=4)
 >>> match = Match(seed=4)
->>> PolicyAgent(network).choose(match.view(match.turn)) in match.legal_plays()
+>>> LearnedAgent(network=network).choose(match.view(match.turn)) in match.legal_plays()
 True
 """
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 from typing import Final
 
 import numpy as np
 import numpy.typing as npt
 
-from kseri.cards import Card
-from kseri.engine import View
-from kseri.rl.encoding import (
+from kseri.agents.encoding import (
     ACTION_FIELDS,
     ACTIONS,
     OFFSETS,
@@ -34,6 +33,8 @@ from kseri.rl.encoding import (
     card_for_action,
     encode_vector,
 )
+from kseri.cards import Card
+from kseri.engine import View
 
 Array = npt.NDArray[np.float32]
 HEAD: Final = ("wp", "bp", "ua", "uh", "ub", "uo")
@@ -104,13 +105,24 @@ class PolicyNetwork:
         return result
 
 
-class PolicyAgent:
-    """Plays the legal card with the network's highest logit."""
+WEIGHTS: Final = Path(__file__).with_name("learned.npz")
+"""The shipped weights: trained by ``examples/train_policy.py`` against greedy (``docs/rl.md``)."""
+
+
+@cache
+def shipped_network() -> PolicyNetwork:
+    """The network of the shipped weights (read once)."""
+    return PolicyNetwork.load(WEIGHTS)
+
+
+class LearnedAgent:
+    """Plays the legal card with the network's highest logit (the shipped network by default)."""
 
     name = "learned"
 
-    def __init__(self, network: PolicyNetwork) -> None:
-        self.network = network
+    def __init__(self, seed: int | None = None, *, network: PolicyNetwork | None = None) -> None:
+        del seed  # deterministic
+        self.network = network if network is not None else shipped_network()
 
     def choose(self, view: View) -> Card:
         """The legal card the network ranks first."""

@@ -1,5 +1,6 @@
-"""The observation every environment shares: one seat's :class:`~kseri.engine.View` as named
-fields and as one flat vector, the action space over card faces, and the action mask.
+"""One seat's :class:`~kseri.engine.View` as named fields and as one flat vector, the action
+space over card faces, and the action mask: the observation the research environments
+(``kseri.rl``) share and the ``learned`` level reads.
 
 Everything here is read from ``Match.view(seat)`` only, so an observation holds exactly what
 that seat may know. Seats and sides are *relative*: index 0 is the observing seat (its side),
