@@ -91,11 +91,11 @@ class KseriEnv(gymnasium.Env[Observation, np.int64]):
 
     An episode is one round (``episode="round"``) or a whole match (``"match"``); the seat
     learning is ``seat``, or a random seat each episode when ``None``. Actions are card faces
-    (:data:`~kseri.agents.encoding.ACTIONS`); the observation's ``action_mask`` marks the legal ones.
-    An illegal action changes nothing: it earns ``illegal_reward`` and ``info["illegal"]`` says
-    why. The reward at the end of each round is the
-    learner's side's round points less the mean of the other sides' (``side_difference``); in a
-    match, ``match_reward`` is added for a win and taken off for a loss at the end.
+    (:data:`~kseri.agents.encoding.ACTIONS`); the observation's ``action_mask`` marks the legal
+    ones. An illegal action changes nothing: it earns ``illegal_reward`` and ``info["illegal"]``
+    says why. The reward at the end of each round is the learner's side's round points less the
+    mean of the other sides' (``side_difference``); in a match, ``match_reward`` is added for a
+    win and taken off for a loss at the end.
     ``opponents`` is one opponent for every other seat (partners included) or one per seat
     (the learner's entry is ignored).
     """
