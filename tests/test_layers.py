@@ -9,9 +9,9 @@ FLOORS = {
     "cards": 1, "rules": 2, "engine": 3, "fast": 3,
     "views": 4, "records": 4, "notation": 4, "fairness": 4,
     "agents": 5, "bench": 6, "protocol": 6,
-    "cli": 7, "tui": 7, "server": 7,
+    "cli": 7, "tui": 7, "server": 7, "rl": 7,
 }
-INTERFACES = {"tui", "server"}  # side by side: neither imports the other (the CLI imports both)
+INTERFACES = {"tui", "server", "rl"}  # side by side: none imports another (the CLI imports tui and server)
 BESIDE_THE_ENGINE = {"engine", "fast"}  # the reference core and the compiled one: neither imports the other
 STANDARD_LIBRARY_ONLY = {"cards", "rules", "engine"}
 

@@ -14,12 +14,12 @@ from kseri.agents.sim import RoundSim, SimRules, relative
 from kseri.bench.duplicate import bench_deal, duplicate_round, play_round
 from kseri.engine import View
 
-LEVELS = {"random": {}, "greedy": {}, "expert": {}, "master": {"iterations": 3}}
+LEVELS = {"random": {}, "greedy": {}, "learned": {}, "expert": {}, "master": {"iterations": 3}}
 
 
 def test_the_levels_are_registered_weakest_first() -> None:
-    assert list(AGENTS) == ["random", "greedy", "expert", "master"]
-    with pytest.raises(ValueError, match="the levels are: random, greedy, expert, master"):
+    assert list(AGENTS) == ["random", "greedy", "learned", "expert", "master"]
+    with pytest.raises(ValueError, match="the levels are: random, greedy, learned, expert, master"):
         make_agent("grandmaster")
 
 
@@ -151,6 +151,12 @@ def test_expert_beats_greedy_on_duplicate_deals() -> None:
     for preset in ("greek", "pisti"):
         mean, error = _duplicate_mean(preset, ["expert", "greedy"], 120)
         assert mean - 3 * error > 0, (preset, mean, error)
+
+
+def test_learned_beats_greedy_on_duplicate_deals() -> None:
+    """The shipped network (trained on the Greek game against greedy) beats its teacher."""
+    mean, error = _duplicate_mean("greek", ["learned", "greedy"], 120)
+    assert mean - 3 * error > 0, (mean, error)
 
 
 def _late_duplicate(rules: Rules, index: int, strong: Agent, weak: Agent, from_play: int) -> float:

@@ -93,9 +93,9 @@ async def test_each_bad_request_gets_its_error_and_changes_nothing(server: Serve
 
 async def test_a_flood_is_throttled_and_others_are_served(server: Server) -> None:
     eleni, nikos, watcher = await two_player_table(server)
-    for _ in range(100):
+    for _ in range(70):  # 40 at once, then refused (past 40 refusals in a row it would be closed)
         await watcher.connection.send(json.dumps({"type": "ping"}))
-    answers = [await watcher.receive() for _ in range(100)]
+    answers = [await watcher.receive() for _ in range(70)]
     codes = {a.get("code") for a in answers if a["type"] == "error"}
     assert codes == {"throttled"} and sum(a["type"] == "pong" for a in answers) >= 20
     # the players were not affected: the one to move still plays

@@ -3,6 +3,7 @@
 from kseri.agents.base import AGENTS, Agent, GreedyAgent, RandomAgent, capture_value, centre_cards, make_agent
 from kseri.agents.expert import ExpertAgent
 from kseri.agents.hints import hint
+from kseri.agents.learned import LearnedAgent
 from kseri.agents.master import MasterAgent
 
 __all__ = [
@@ -10,6 +11,7 @@ __all__ = [
     "Agent",
     "ExpertAgent",
     "GreedyAgent",
+    "LearnedAgent",
     "MasterAgent",
     "RandomAgent",
     "capture_value",

@@ -13,6 +13,7 @@ import random
 from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
+from kseri.agents.learned import LearnedAgent
 from kseri.cards import JACK, RANK_OF, Card
 from kseri.engine import View
 
@@ -109,7 +110,7 @@ def _captures(view: View, card: Card, pile: list[Card | None]) -> bool:
 AgentFactory = Callable[..., Agent]
 """Builds an agent; takes ``seed`` and the level's own options as keywords."""
 
-AGENTS: dict[str, AgentFactory] = {"random": RandomAgent, "greedy": GreedyAgent}
+AGENTS: dict[str, AgentFactory] = {"random": RandomAgent, "greedy": GreedyAgent, "learned": LearnedAgent}
 """The built-in levels by name, weakest first."""
 
 
