@@ -104,6 +104,30 @@ def shuffled(cards: Sequence[Card], seed: str, draw: int) -> tuple[list[Card], i
     return result, draw
 
 
+def must_relay_centre(centre: Sequence[int]) -> bool:
+    """Whether a Greek centre as laid (bottom to top) goes back into the stock to be laid again:
+    its top card is a Jack, or its top two cards share a rank."""
+    top = RANK_OF[centre[-1]]
+    return top == JACK or (len(centre) > 1 and top == RANK_OF[centre[-2]])
+
+
+def settle(rules: Rules, totals: Sequence[int], target: int) -> tuple[int | None, int]:
+    """The winning side (``None``: play on) and the target, after a round that ends with ``totals``
+    under ``target``, by the target rule of ``rules``: one side at the target wins; several
+    escalate the target (Greek) or the higher wins, a tie playing on (guide 003)."""
+    reached = [side for side, total in enumerate(totals) if total >= target]
+    if len(reached) < 2:
+        return (reached[0] if reached else None), target
+    if rules.target_rule is TargetRule.ESCALATE:
+        while len(reached) > 1:
+            target += rules.escalation
+            reached = [side for side in reached if totals[side] >= target]
+        return (reached[0] if reached else None), target
+    best = max(totals[side] for side in reached)
+    leaders = [side for side in reached if totals[side] == best]
+    return (leaders[0] if len(leaders) == 1 else None), target
+
+
 @dataclass(frozen=True, slots=True)
 class Deal:
     """A round's cards as dealt: everything else in the round follows from the plays.
@@ -141,9 +165,7 @@ class Deal:
         top = first + count
         face_down = cfg.face_down
         if cfg.redeal:
-            while RANK_OF[deck[top - 1]] == JACK or (
-                count > 1 and RANK_OF[deck[top - 1]] == RANK_OF[deck[top - 2]]
-            ):
+            while must_relay_centre(deck[first:top]):
                 deck[first:], draw = shuffled(deck[first:], deal_seed, draw)
         elif JACK in map(RANK_OF.__getitem__, deck[first + face_down:top]):
             centre, stock = deck[first:top], deck[top:]
@@ -285,7 +307,7 @@ class _Config:
     """What a match needs from its rules, worked out once per :class:`Rules` object."""
 
     __slots__ = (
-        "batches", "card_items", "centre_size", "deck", "double_kseri", "escalation", "every_tied_side",
+        "batches", "card_items", "centre_size", "deck", "double_kseri", "every_tied_side",
         "face_down", "hand_cutters", "jack_kseri", "jacks_table_bonus", "kseri_on_last_card", "kseri_value",
         "last_capture_item", "majority_item", "marks_always", "next_seat", "no_captures", "no_kseri",
         "per_batch", "players", "point_cards", "points", "quiet_plays", "redeal", "shown", "side_of", "sides",
@@ -344,7 +366,6 @@ class _Config:
         bonus = rules.majority_bonus
         self.majority_item = ScoreItem("majority", None, bonus) if bonus else None
         self.every_tied_side = rules.majority_tie is MajorityTie.EVERY_TIED_SIDE
-        self.escalation = rules.escalation if rules.target_rule is TargetRule.ESCALATE else 0
         """How much the target rises when several sides reach it (0: the higher total wins)."""
         self.last_capture_item = (
             ScoreItem("last-capture", None, rules.last_capture_bonus) if rules.last_capture_bonus else None
@@ -839,22 +860,7 @@ class Match:
 
     def _settle(self) -> None:
         """Decide the match after a round, by the target rule."""
-        totals = self._totals
-        target = self._target
-        reached = [side for side, total in enumerate(totals) if total >= target]
-        if len(reached) < 2:
-            winner = reached[0] if reached else None
-        elif self._cfg.escalation:
-            escalation = self._cfg.escalation
-            while len(reached) > 1:
-                target += escalation
-                reached = [side for side in reached if totals[side] >= target]
-            self._target = target
-            winner = reached[0] if reached else None
-        else:
-            best = max(totals[side] for side in reached)
-            leaders = [side for side in reached if totals[side] == best]
-            winner = leaders[0] if len(leaders) == 1 else None
+        winner, self._target = settle(self.rules, self._totals, self._target)
         self._winner = winner
         self._phase = _ROUND_OVER if winner is None else _MATCH_OVER
 
@@ -874,5 +880,5 @@ def random_round(match: Match, rng: random.Random) -> None:
 
 __all__ = [
     "Deal", "IllegalPlayError", "Mark", "Match", "Phase", "PublicPlay", "RoundResult",
-    "ScoreItem", "View", "random_round", "shuffled", "uniform_below",
+    "ScoreItem", "View", "must_relay_centre", "random_round", "settle", "shuffled", "uniform_below",
 ]
