@@ -164,9 +164,11 @@ def _breakdown(match: Match, texts: dict[str, str]) -> str:
     return texts["ui.breakdown"].format(items=" · ".join(parts), total=result.points[LEARNER])
 
 
-def _step_texts(lesson: Lesson, number: int, texts: dict[str, str]) -> tuple[str, str]:
-    prefix = f"{lesson.id}.{number}"
-    return texts.get(f"{prefix}.do", ""), texts[f"{prefix}.done"]
+def _text(lesson: Lesson, key: str, texts: dict[str, str]) -> str:
+    """The lesson's text ``key``, or a :class:`LessonError` naming the missing key."""
+    if key not in texts:
+        raise LessonError(f"lesson {lesson.id}: no text {key!r}")
+    return texts[key]
 
 
 def build_lesson(lesson: Lesson, lang: str = "en") -> JSON:
@@ -180,8 +182,9 @@ def build_lesson(lesson: Lesson, lang: str = "en") -> JSON:
             match.play(match.legal_plays()[0])
     steps: list[JSON] = []
     for number, step in enumerate(lesson.steps, start=1):
-        do, done = _step_texts(lesson, number, texts)
+        done = _text(lesson, f"{lesson.id}.{number}.done", texts)
         if isinstance(step, Play):
+            do = _text(lesson, f"{lesson.id}.{number}.do", texts)
             if match is None or match.turn != LEARNER:
                 raise LessonError(f"lesson {lesson.id}, step {number}: it is not the learner's turn")
             card = Card(step.card)
@@ -211,8 +214,8 @@ def build_lesson(lesson: Lesson, lang: str = "en") -> JSON:
                           "answer": int(must_relay_centre(cards))})
         else:
             steps.append(_target_step(rules, step, done, texts))
-    return {"id": lesson.id, "rules": lesson.rules, "title": texts[f"{lesson.id}.title"],
-            "intro": texts[f"{lesson.id}.intro"], "steps": steps}
+    return {"id": lesson.id, "rules": lesson.rules, "title": _text(lesson, f"{lesson.id}.title", texts),
+            "intro": _text(lesson, f"{lesson.id}.intro", texts), "steps": steps}
 
 
 def _target_step(rules: Rules, step: Target, done: str, texts: dict[str, str]) -> JSON:
