@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import re
 
-SHARED_WORDS = {"kseri", "kseris", "pisti", "learn", "ok", "kseri learn", "sha", "json", "https"}
+SHARED_WORDS = {"kseri", "kseris", "pisti", "ξερή", "learn", "ok", "sha", "json", "https"}
 """Words every language writes alike: the game's names, the command ``kseri learn``, technical names."""
 
 SAME_IN = {
-    "fr": {"centre", "double", "options", "points", "bonus", "total", "score", "message", "fair", "table"},
+    "fr": {"centre", "double", "options", "points", "bonus", "total", "score", "expert", "secret", "pause"},
     "es": {"total"},
     "pt": {"total"},
     "tr": set(),
