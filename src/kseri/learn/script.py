@@ -233,10 +233,10 @@ def _target_step(rules: Rules, step: Target, done: str, texts: dict[str, str]) -
 
 
 UI_KEYS = (
-    "lessons", "start", "next", "back", "again", "finish", "completed", "check", "yourHand", "centre",
-    "emptyCentre", "opponent", "opponentCards", "stock", "captured", "kseris", "faceDown", "seen",
-    "shown", "right", "notRight", "notNumber", "playPrompt", "countPrompt", "choicePrompt", "progress",
-    "allDone", "quit", "lastCapturer", "yourCards", "you",
+    "lessons", "next", "back", "completed", "check", "yourHand", "centre", "emptyCentre", "opponentCards",
+    "stock", "captured", "kseris", "faceDown", "seen", "shown", "right", "notRight", "notNumber",
+    "playPrompt", "countPrompt", "choicePrompt", "progress", "allDone", "quit", "yourCards",
+    "opponentCaptured",
 )
 """The texts of the tutorial's own frame (buttons, labels), sent along with the lessons."""
 

@@ -124,6 +124,7 @@ class LineTutorial:
     def count(self, step: JSON) -> None:
         """Show the captured cards and check the learner's count."""
         self.say(f"{self.ui['yourCards']}: {' '.join(pretty(code) for code in step['captured'])}")
+        self.say(self.ui["opponentCaptured"].format(n=step["opponent_cards"]))
         self.say(step["do"])
         while True:
             answer = self.ask(self.ui["countPrompt"])

@@ -130,9 +130,11 @@ export class LearnScreen {
       h("div", { class: "learn-centre", "aria-label": this.ui("centre") },
         h("h2", { class: "learn-caption" }, this.ui("centre")),
         centre.length
-          ? h("ol", { class: "learn-pile" }, centre.map((code) =>
-            h("li", { class: code === top ? "pile-card top" : "pile-card", title: cardName(code) },
-              cardSvg(code), h("span", { class: "visually-hidden" }, cardName(code)))))
+          ? h("ol", { class: "learn-pile" },
+            Array.from({ length: table.face_down }, () => h("li", { class: "pile-card" }, cardSvg(null))),
+            centre.map((code) =>
+              h("li", { class: code === top ? "pile-card top" : "pile-card", title: cardName(code) },
+                cardSvg(code), h("span", { class: "visually-hidden" }, cardName(code)))))
           : h("p", { class: "learn-empty" }, this.ui("emptyCentre"))),
       h("p", { class: "learn-counts" }, counts.join(" · ")),
       table.shown && h("p", { class: "learn-shown" }, this.ui("shown", { card: cardShort(table.shown) })),
@@ -165,7 +167,7 @@ export class LearnScreen {
       h("h2", { class: "learn-caption" }, this.ui("yourCards")),
       h("ul", { class: "learn-captured" }, step.captured.map((code) =>
         h("li", { title: cardName(code) }, cardSvg(code), h("span", { class: "visually-hidden" }, cardName(code))))),
-      h("p", { class: "learn-counts" }, `${this.ui("opponent")}: ${step.opponent_cards}`),
+      h("p", { class: "learn-counts" }, this.ui("opponentCaptured", { n: step.opponent_cards })),
       !this.answered && this.renderAsk(step.do),
       !this.answered && h("form", { class: "learn-count", onsubmit: check },
         input, h("button", { type: "submit", class: "primary", id: "learn-check" }, this.ui("check"))));
