@@ -142,3 +142,23 @@ def test_an_unknown_language_is_refused_plainly(server: str) -> None:
     assert answer.status_code == 404
     message = "no tutorial in 'de': choose one of en, el, pt, es, fr, tr"
     assert answer.json() == {"error": {"code": "not-found", "message": message}}
+
+
+def test_the_tutorial_by_keyboard_alone(
+        server: str, new_context: ContextFactory, page_errors: PageErrors) -> None:
+    page = page_errors.watch(new_context(DESKTOP).new_page())
+    page.goto(f"{server}/#learn/capture")
+    page.locator('.learn-card[data-card="QH"]').focus()
+    page.keyboard.press("Enter")  # a wrong card: explained, and the focus stays on it
+    expect(page.locator(".learn-feedback")).to_have_text("Q♥ would just stay on the pile. Play 7♠.")
+    expect(page.locator('.learn-card[data-card="QH"]')).to_be_focused()
+    page.keyboard.press("Shift+Tab")
+    expect(page.locator('.learn-card[data-card="4C"]')).to_be_focused()
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Enter")  # 7♠ takes the pile; the way on is focused
+    expect(page.locator("#learn-next")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator(".learn-lesson")).to_have_attribute("data-step", "1")
+    expect(page.locator('.learn-card[data-card="4C"]')).to_be_focused()  # the next step's first card
+    page.keyboard.press("Enter")
+    expect(page.locator(".learn-done")).to_contain_text("Your 4♣ now hides the 9♣")

@@ -220,8 +220,9 @@ export class LearnScreen {
     this.answered = false;
     this.feedback = "";
     this.render();
-    this.root.querySelector(".learn-do")?.focus?.();
-    document.querySelector(".learn-ask")?.scrollIntoView({ block: "nearest" });
+    const ask = this.root.querySelector(".learn-do");
+    if (ask) announce(ask.textContent);
+    this.root.querySelector(".learn-card:not(:disabled), #learn-count, .learn-option")?.focus();
   }
 
   succeed() {
@@ -236,8 +237,13 @@ export class LearnScreen {
   }
 
   fail(text) {
+    // Keep the focus on the control the learner used, redrawn.
+    const used = document.activeElement;
+    const again = used?.dataset?.card ? `[data-card="${used.dataset.card}"]`
+      : used?.dataset?.option ? `[data-option="${used.dataset.option}"]` : "#learn-count";
     this.feedback = text;
     this.render();
+    this.root.querySelector(again)?.focus();
     announce(text);
   }
 
