@@ -2,10 +2,10 @@
 // finished table's replay (/t/ID#replay) or the tutorial (/#learn). Language and suit colours are switchable in the top bar.
 import { applyI18n, availableLanguages, currentLanguage, loadI18n, setLanguage } from "./i18n.js";
 import { loadDeck } from "./cards.js";
+import { LearnScreen } from "./learn.js";
 import { LobbyScreen } from "./lobby.js";
 import { TableScreen } from "./table.js";
 import { ReplayScreen } from "./replay.js";
-import { LearnScreen } from "./learn.js";
 
 let screen = null;
 
