@@ -127,7 +127,7 @@ export class LearnScreen {
     const kseris = table.kseris[0].length;
     if (kseris) counts.push(this.ui("kseris", { n: kseris }));
     return h("div", { class: "learn-table" },
-      h("div", { class: "learn-centre", "aria-label": this.ui("centre") },
+      h("section", { class: "learn-centre", "aria-label": this.ui("centre") },
         h("h2", { class: "learn-caption" }, this.ui("centre")),
         centre.length
           ? h("ol", { class: "learn-pile" },
@@ -151,9 +151,9 @@ export class LearnScreen {
       h("ul", { class: "learn-hand" }, table.hand.map((code) =>
         h("li", {},
           h("button", {
-            type: "button", class: "learn-card", "data-card": code, "aria-label": cardName(code),
+            type: "button", class: "learn-card", "data-card": code,
             disabled: this.answered, onclick: () => this.tryCard(step, code),
-          }, cardSvg(code))))));
+          }, cardSvg(code), h("span", { class: "visually-hidden" }, cardName(code)))))));
   }
 
   renderCount(step) {
