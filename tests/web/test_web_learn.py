@@ -66,12 +66,19 @@ def test_the_whole_tutorial_from_the_lobby_to_the_end(
     expect(page.get_by_role("heading", name="Learn to play")).to_be_visible()
     expect(page.locator(".lesson-item")).to_have_count(len(data["lessons"]))
     expect(page.locator(".lesson-done")).to_have_count(0)
+    expect(page.locator(".lesson-item.next .lesson-next")).to_have_text(f"→ {ui['startHere']}")
+    expect(page.locator(".lesson-item.next .lesson-name")).to_have_text(data["lessons"][0]["title"])
     screenshot(page, "learn-lessons")
     page.click(f"#lesson-{data['lessons'][0]['id']}")
     for number, lesson in enumerate(data["lessons"], start=1):
         expect(page.locator(".learn-title")).to_contain_text(f"Lesson {number} of {len(data['lessons'])}")
         expect(page.locator(".learn-title")).to_contain_text(lesson["title"])
         expect(page.locator(".learn-intro")).to_have_text(lesson["intro"])
+        if number == 2:  # back to the list once: the first lesson is ticked, the second is next
+            page.click("#all-lessons")
+            expect(page.locator(f"#lesson-{data['lessons'][0]['id']} .lesson-done")).to_be_visible()
+            expect(page.locator(".lesson-item.next .lesson-name")).to_have_text(lesson["title"])
+            page.click(f"#lesson-{lesson['id']}")
         for index, step in enumerate(lesson["steps"]):
             expect(page.locator(".learn-lesson")).to_have_attribute("data-step", str(index))
             do_step(page, step, ui)

@@ -233,7 +233,7 @@ def _target_step(rules: Rules, step: Target, done: str, texts: dict[str, str]) -
 
 
 UI_KEYS = (
-    "lessons", "next", "back", "completed", "check", "yourHand", "centre", "emptyCentre", "opponentCards",
+    "lessons", "next", "back", "completed", "startHere", "check", "yourHand", "centre", "emptyCentre", "opponentCards",
     "stock", "captured", "kseris", "faceDown", "seen", "shown", "right", "notRight", "notNumber",
     "playPrompt", "countPrompt", "choicePrompt", "progress", "allDone", "quit", "yourCards",
     "opponentCaptured",

@@ -84,13 +84,15 @@ export class LearnScreen {
   renderList() {
     const done = finishedLessons();
     const lessons = this.tutorial.lessons;
+    const next = lessons.find((lesson) => !done.has(lesson.id));
     return h("section", { class: "learn learn-list" },
       h("h1", { class: "learn-title" }, this.ui("lessons")),
       h("ol", { class: "lesson-list" }, lessons.map((lesson) =>
-        h("li", { class: done.has(lesson.id) ? "lesson-item finished" : "lesson-item" },
+        h("li", { class: done.has(lesson.id) ? "lesson-item finished" : lesson === next ? "lesson-item next" : "lesson-item" },
           h("a", { href: `/#learn/${lesson.id}`, class: "lesson-link", id: `lesson-${lesson.id}` },
             h("span", { class: "lesson-name" }, lesson.title),
-            done.has(lesson.id) && h("span", { class: "lesson-done" }, `✓ ${this.ui("completed")}`)),
+            done.has(lesson.id) && h("span", { class: "lesson-done" }, `✓ ${this.ui("completed")}`),
+            lesson === next && h("span", { class: "lesson-next" }, `→ ${this.ui("startHere")}`)),
           h("p", { class: "lesson-intro" }, lesson.intro)))));
   }
 
