@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from kseri.cli import app
+from kseri.cli.play_cmd import full_screen_possible
 from kseri.learn import LANGUAGES, LESSONS, build_tutorial
 from kseri.tui.learn import LineTutorial
 
@@ -35,6 +36,8 @@ def learn_command(
         list[str] | None,
         typer.Option("--lesson", help=f"Only this lesson (repeatable): {', '.join(LESSON_IDS)}."),
     ] = None,
+    plain: Annotated[bool, typer.Option(
+        "--plain", help="Line-by-line mode (also used when there is no full-screen terminal).")] = False,
 ) -> None:
     """Learn to play: lessons on prepared deals, played on the real engine (q stops)."""
     chosen = lang or _language_from_environment()
@@ -43,4 +46,9 @@ def learn_command(
     for name in lesson or []:
         if name not in LESSON_IDS:
             raise typer.BadParameter(f"{name!r} is not one of {', '.join(LESSON_IDS)}", param_hint="--lesson")
-    raise typer.Exit(LineTutorial(build_tutorial(chosen)).run(lesson))
+    tutorial = build_tutorial(chosen)
+    if full_screen_possible(plain):
+        from kseri.tui.learn_app import LearnApp
+
+        raise typer.Exit(LearnApp(tutorial, lesson).run() or 0)
+    raise typer.Exit(LineTutorial(tutorial).run(lesson))

@@ -233,10 +233,10 @@ def _target_step(rules: Rules, step: Target, done: str, texts: dict[str, str]) -
 
 
 UI_KEYS = (
-    "lessons", "next", "back", "completed", "startHere", "check", "yourHand", "centre", "emptyCentre", "opponentCards",
-    "stock", "captured", "kseris", "faceDown", "seen", "shown", "right", "notRight", "notNumber",
-    "playPrompt", "countPrompt", "choicePrompt", "progress", "allDone", "quit", "yourCards",
-    "opponentCaptured",
+    "lessons", "next", "back", "completed", "startHere", "check", "yourHand", "centre", "emptyCentre",
+    "opponentCards", "stock", "captured", "kseris", "faceDown", "seen", "shown", "right", "notRight",
+    "notNumber", "playPrompt", "countPrompt", "choicePrompt", "keysHelp", "progress", "allDone", "quit",
+    "yourCards", "opponentCaptured",
 )
 """The texts of the tutorial's own frame (buttons, labels), sent along with the lessons."""
 
