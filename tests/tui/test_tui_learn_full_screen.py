@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import fcntl
 import io
+import os
+import struct
+import subprocess
+import sys
+import termios
 
 from rich.console import Console
+from test_tui_pty import read_until
 
 from kseri.learn import build_tutorial
 from kseri.tui.learn_app import LearnApp
@@ -69,3 +76,26 @@ async def test_a_card_clicked_and_q_stops() -> None:
         assert tutorial["lessons"][0]["steps"][0]["done"][:30] in screen_text(app)
         await pilot.press("q")
     assert not app.finished and app.return_value == 0
+
+
+def test_kseri_learn_runs_full_screen_in_a_terminal(kseri_env: dict[str, str]) -> None:
+    master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 110, 0, 0))
+    learn = subprocess.Popen(
+        [sys.executable, "-m", "kseri", "learn", "--lang", "en", "--lesson", "relay"],
+        stdin=slave, stdout=slave, stderr=slave, env=kseri_env | {"TERM": "xterm-256color"},
+        start_new_session=True,
+    )
+    os.close(slave)
+    screen = bytearray()
+    try:
+        read_until(master, b"Laying the centre", screen)
+        read_until(master, b"Does this centre stay?", screen)
+        os.write(master, b"2")  # the two Kings on top: laid again
+        read_until(master, b"Right!", screen)
+        os.write(master, b"q")
+        assert learn.wait(timeout=30) == 0
+    finally:
+        os.close(master)
+        if learn.poll() is None:
+            learn.kill()
