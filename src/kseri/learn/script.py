@@ -108,9 +108,9 @@ PISTI_MARKS = {"kseri": "pisti", "jack-kseri": "double-pisti"}
 def _event(play: PublicPlay, texts: dict[str, str], pisti: bool) -> JSON:
     who = texts["ui.you"] if play.seat == LEARNER else texts["ui.opponent"]
     if play.taken:
-        text = texts["ui.event.take"].format(who=who, card=Card(play.card).pretty(), n=play.taken)
+        text = texts["ui.event.take"].format(who=who, card=play.card.pretty(), n=play.taken)
     else:
-        text = texts["ui.event.lay"].format(who=who, card=Card(play.card).pretty())
+        text = texts["ui.event.lay"].format(who=who, card=play.card.pretty())
     marks = []
     for mark in play.marks:
         name = PISTI_MARKS.get(mark.kind, mark.kind) if pisti else mark.kind
