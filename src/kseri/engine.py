@@ -104,6 +104,13 @@ def shuffled(cards: Sequence[Card], seed: str, draw: int) -> tuple[list[Card], i
     return result, draw
 
 
+def must_relay_centre(centre: Sequence[int]) -> bool:
+    """Whether a Greek centre as laid (bottom to top) goes back into the stock to be laid again:
+    its top card is a Jack, or its top two cards share a rank."""
+    top = RANK_OF[centre[-1]]
+    return top == JACK or (len(centre) > 1 and top == RANK_OF[centre[-2]])
+
+
 @dataclass(frozen=True, slots=True)
 class Deal:
     """A round's cards as dealt: everything else in the round follows from the plays.
@@ -141,9 +148,7 @@ class Deal:
         top = first + count
         face_down = cfg.face_down
         if cfg.redeal:
-            while RANK_OF[deck[top - 1]] == JACK or (
-                count > 1 and RANK_OF[deck[top - 1]] == RANK_OF[deck[top - 2]]
-            ):
+            while must_relay_centre(deck[first:top]):
                 deck[first:], draw = shuffled(deck[first:], deal_seed, draw)
         elif JACK in map(RANK_OF.__getitem__, deck[first + face_down:top]):
             centre, stock = deck[first:top], deck[top:]
@@ -857,5 +862,5 @@ def random_round(match: Match, rng: random.Random) -> None:
 
 __all__ = [
     "Deal", "IllegalPlayError", "Mark", "Match", "Phase", "PublicPlay", "RoundResult",
-    "ScoreItem", "View", "random_round", "shuffled", "uniform_below",
+    "ScoreItem", "View", "must_relay_centre", "random_round", "shuffled", "uniform_below",
 ]

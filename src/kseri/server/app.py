@@ -23,6 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from kseri.agents import AGENTS
 from kseri.rules import PRESET_SOURCES, PRESETS, Rules, RulesError
 from kseri.server import db
+from kseri.server.learn import router as learn_router
 from kseri.server.limits import (
     BodyLimit,
     Counter,
@@ -492,6 +493,8 @@ def create_app(settings: ServerSettings) -> FastAPI:
                     await asyncio.wait_for(sender, 5)
                 with suppress(Exception):
                     await websocket.close()
+
+    app.include_router(learn_router)
 
     web_ready = (WEB_DIR / "index.html").is_file()
     if web_ready:

@@ -1,7 +1,8 @@
-// The page: loads translations and the deck, then shows the lobby (/), a table (/t/ID) or a
-// finished table's replay (/t/ID#replay). Language and suit colours are switchable in the top bar.
+// The page: loads translations and the deck, then shows the lobby (/), a table (/t/ID), a
+// finished table's replay (/t/ID#replay) or the tutorial (/#learn). Language and suit colours are switchable in the top bar.
 import { applyI18n, availableLanguages, currentLanguage, loadI18n, setLanguage } from "./i18n.js";
 import { loadDeck } from "./cards.js";
+import { LearnScreen } from "./learn.js";
 import { LobbyScreen } from "./lobby.js";
 import { TableScreen } from "./table.js";
 import { ReplayScreen } from "./replay.js";
@@ -16,6 +17,7 @@ function route() {
   if (match && location.hash === "#replay") screen = new ReplayScreen(root, decodeURIComponent(match[1]));
   else if (match) screen = new TableScreen(root, decodeURIComponent(match[1]));
   else if (location.hash === "#replay") screen = new ReplayScreen(root, null);
+  else if (location.hash.startsWith("#learn")) screen = new LearnScreen(root, location.hash.split("/")[1] || null);
   else screen = new LobbyScreen(root);
   screen.start();
 }
