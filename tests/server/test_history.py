@@ -3,7 +3,10 @@ marks, plays the server made for a player, the last sweep; the same after a reco
 
 from __future__ import annotations
 
+import httpx
 from serverkit import Client, Json, Server, bot, human
+
+from kseri.records import replay_record, verify_record
 
 
 def play_events(states: list[Json]) -> list[Json]:
@@ -49,4 +52,31 @@ async def test_a_card_played_when_the_clock_ran_out_is_marked(server: Server) ->
             break
     assert message["event"]["seat"] == 0 and message["event"]["auto"] == "clock"
     assert message["history"]["plays"][-1]["auto"] == "clock"
+    await eleni.close()
+
+
+async def test_resigning_ends_the_match_and_the_record_says_so(server: Server) -> None:
+    created = server.create([human("Eleni"), bot("greedy")], rules="greek")
+    table = created["table"]["id"]
+    eleni = await Client.connect(server, table, created["token"])
+    await eleni.play_until(lambda s: s["view"] is not None and s["view"]["turn"] == 0)
+    async with httpx.AsyncClient() as http:
+        refused = await http.post(f"{server.http}/api/tables/{table}/resign")
+        assert refused.status_code == 401
+        answer = await http.post(f"{server.http}/api/tables/{table}/resign",
+                                 headers={"Authorization": f"Bearer {created['token']}"})
+        assert answer.status_code == 200 and answer.json()["status"] == "finished"
+        assert answer.json()["winner"] == 1
+        again = await http.post(f"{server.http}/api/tables/{table}/resign",
+                                headers={"Authorization": f"Bearer {created['token']}"})
+        assert again.status_code == 409 and again.json()["error"]["code"] == "not-playing"
+        record = (await http.get(f"{server.http}/api/tables/{table}/record")).json()
+    kinds = []
+    while not kinds or kinds[-1] != "match-end":
+        message = await eleni.expect("state")
+        kinds.append(message["event"]["kind"])
+    assert kinds[-2:] == ["resign", "match-end"]
+    assert message["history"]["resigned"] == 0 and message["view"]["winner"] == 1
+    assert record["resigned"] == 0 and record["winner"] == 1 and record["complete"]
+    assert replay_record(record) == [] and verify_record(record) == []
     await eleni.close()

@@ -24,6 +24,7 @@ from kseri.agents import AGENTS
 from kseri.rules import PRESET_SOURCES, PRESETS, Rules, RulesError
 from kseri.server import db
 from kseri.server.protocol import Hello, Play, ProtocolError, Ready, parse_client_message
+from kseri.server.resign import ResignRefused, resign
 from kseri.server.room import Connection, GameTable, SeatState, hash_token
 from kseri.server.settings import ServerSettings
 
@@ -346,6 +347,21 @@ def create_app(settings: ServerSettings) -> FastAPI:
         except LookupError as error:
             raise ApiError(409, "seat-taken", str(error.args[0])) from None
         return {"table": target.table_json(), "seat": seat, "token": token}
+
+    @app.post("/api/tables/{table_id}/resign", response_model=TableOut, responses=_errors(401, 404, 409))
+    async def resign_match(table_id: str,
+                           authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+        """Resign the match for the caller's seat: it ends at once, won by the other side."""
+        table = await table_or_404(table_id)
+        scheme, _, token = (authorization or "").partition(" ")
+        seat = table.seat_of(token) if scheme.lower() == "bearer" and token else None
+        if seat is None:
+            raise ApiError(401, "bad-token", "send the seat's token as 'Authorization: Bearer TOKEN'")
+        try:
+            await resign(table, seat)
+        except ResignRefused as error:
+            raise ApiError(409, "not-playing", str(error.args[0])) from None
+        return table.table_json()
 
     @app.get("/api/tables/{table_id}/record", responses=_errors(404, 409))
     async def record(table_id: str) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 """The round's plays as the table's page lists them: who played what, what it took, the marks
-it scored, whether the server played it for an absent or out-of-time player, and the last
-sweep of the centre when the round ended.
+it scored, whether the server played it for an absent or out-of-time player, the last sweep of
+the centre when the round ended, and who resigned if the match ended so.
 
 Everything here is public (every seat sees the same list), so a table keeps one
 :class:`RoundHistory`, fed with each event as the protocol shows it; it is rebuilt with the
@@ -24,6 +24,7 @@ class RoundHistory:
         self.round: int | None = None
         self.plays: list[dict[str, Any]] = []
         self.sweep: dict[str, int] | None = None
+        self.resigned: int | None = None
         self._centre = 0
 
     def observe(self, shown: dict[str, Any], match: Match | None) -> None:
@@ -36,6 +37,8 @@ class RoundHistory:
             self.plays = []
             self.sweep = None
             self._centre = match.view(0).centre_size
+        elif kind == "resign":
+            self.resigned = shown["seat"]
         elif kind == "play":
             self.plays.append({"seat": shown["seat"], "card": shown["card"], "taken": shown["taken"],
                                "marks": shown["marks"], "auto": shown.get("auto")})
@@ -47,10 +50,11 @@ class RoundHistory:
                 self._centre = 0
 
     def to_json(self) -> dict[str, Any] | None:
-        """``{"round", "plays", "sweep"}`` (docs/protocol.md), or ``None`` before the first deal."""
+        """``{"round", "plays", "sweep", "resigned"}`` (docs/protocol.md), or ``None`` before the
+        first deal."""
         if self.round is None:
             return None
-        return {"round": self.round, "plays": self.plays, "sweep": self.sweep}
+        return {"round": self.round, "plays": self.plays, "sweep": self.sweep, "resigned": self.resigned}
 
 
 def auto_reason(seat_kind: str, clock_ran_out: bool) -> str | None:

@@ -57,7 +57,8 @@ class Event:
 
     seq: int
     kind: str
-    """``play``, ``ready``, ``round-start``, ``round-end``, ``match-end``, ``seat`` or ``rematch``."""
+    """``play``, ``ready``, ``round-start``, ``round-end``, ``match-end``, ``resign``, ``seat`` or
+    ``rematch``."""
     seat: int | None = None
     card: str | None = None
     data: dict[str, Any] | None = None
@@ -163,6 +164,11 @@ class GameState:
             if data.get("cut") is not None:
                 self.cut = data["cut"]
             shown["seat"] = event.seat
+        elif event.kind == "resign":
+            assert self.match is not None and event.seat is not None
+            self.match.resign(event.seat)
+            shown["seat"] = event.seat
+            self.turn_seq = event.seq
         elif event.kind in ("round-end", "match-end", "seat", "rematch"):
             if event.seat is not None:
                 shown["seat"] = event.seat
