@@ -420,6 +420,8 @@ export class TableScreen {
       text = t("event.roundEnd", { n: this.view.round + 1 });
     } else if (event.kind === "match-end") {
       text = t("event.matchEnd", { side: this.sideName(event.winner) });
+    } else if (event.kind === "resign") {
+      text = event.seat === this.seat ? t("end.youResigned") : t("event.resigned", { name: this.nameOf(event.seat) });
     } else if (event.kind === "rematch") {
       text = t("event.rematch");
     } else if (event.kind === "seat" && event.seat !== this.seat) {
@@ -605,7 +607,7 @@ export class TableScreen {
     const view = this.view;
     const kseris = (view.marks[side] || []).filter((m) => KSERI_KINDS.has(m.kind)).length;
     const size = view.captured_sizes[side];
-    return h("span", { class: "captured", title: t("score.captured"), "aria-label": t("table.capturedLabel", { n: size, kseris }) },
+    return h("span", { class: "captured", role: "img", title: t("score.captured"), "aria-label": t("table.capturedLabel", { n: size, kseris }) },
       h("span", { class: "pile-icon", "aria-hidden": "true" }),
       h("span", { class: "captured-count", "aria-hidden": "true" }, size),
       kseris > 0 && h("span", { class: "kseri-count", "aria-hidden": "true" }, `Ξ${kseris}`));
@@ -707,9 +709,9 @@ export class TableScreen {
       return h("li", {},
         h("button", {
           type: "button", class: `card-button${best ? " best" : ""}`, id: `hand-${index}`, "data-card": card,
-          "aria-label": label, "aria-disabled": turn ? null : "true", "aria-keyshortcuts": index < 9 ? String(index + 1) : null,
+          "aria-disabled": turn ? null : "true", "aria-keyshortcuts": index < 9 ? String(index + 1) : null,
           onclick: () => this.play(card),
-        }, cardSvg(card),
+        }, h("span", { class: "visually-hidden card-name" }, label), cardSvg(card),
         index < 9 && h("span", { class: "key-hint", "aria-hidden": "true" }, index + 1),
         value !== undefined && h("span", { class: "hint-value", "aria-hidden": "true" }, value)));
     });
