@@ -115,6 +115,7 @@ def test_a_match_with_its_kseri_moment_and_score_screen(server: str, new_context
     effects = page.evaluate("window.kseriEffects.motions.map(m => m.name)")
     assert any(name.startswith("celebrate-") for name in effects), effects
     expect(page.locator("#panel-title")).to_be_visible()
+    expect(page.locator(".celebration")).to_have_count(0, timeout=5000)
     assert axe_findings(page) == []
     for size, window in SIZES.items():
         page.set_viewport_size(window)

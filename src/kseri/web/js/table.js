@@ -413,7 +413,8 @@ export class TableScreen {
       const next = this.view.turn;
       if (next !== null && next === this.seat) text += " " + t("table.yourTurn");
     } else if (event.kind === "round-start") {
-      text = t("event.roundStart", { n: this.view.round + 1, dealer: this.nameOf(this.view.dealer) });
+      text = this.view.dealer === this.seat ? t("event.roundStartYou", { n: this.view.round + 1 })
+        : t("event.roundStart", { n: this.view.round + 1, dealer: this.nameOf(this.view.dealer) });
       this.lastPlayText = "";
       if (this.view.turn === this.seat) text += " " + t("table.yourTurn");
     } else if (event.kind === "round-end") {
