@@ -146,11 +146,12 @@ def seat_browser(context: BrowserContext, table_id: str, seat: int, token: str) 
 
 def axe_findings(page: Page) -> list[str]:
     """The serious and critical accessibility findings of axe-core on the page as it is."""
-    assert AXE.exists(), f"{AXE} is missing: scripts/test installs it (npm install --prefix build/axe axe-core@4)"
+    assert AXE.exists(), f"{AXE} is missing: scripts/test installs it (npm i --prefix build/axe axe-core@4)"
     page.add_script_tag(path=str(AXE))
     found: list[str] = page.evaluate("""async () => {
         const result = await axe.run(document, { resultTypes: ['violations'] });
         return result.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
-          .map(v => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map(n => n.target.join(' ')).slice(0, 3).join('; ')})`);
+          .map(v => `${v.impact} ${v.id}: ${v.help} `
+                    + `(${v.nodes.map(n => n.target.join(' ')).slice(0, 3).join('; ')})`);
     }""")
     return found

@@ -86,7 +86,8 @@ def test_celebrations_move_or_fade_and_say_the_same(
     assert {m["style"] for m in motions(page)} == {style}
     flights = page.evaluate("window.kseriEffects.motions.filter(m => m.name === 'fly').length")
     assert flights >= 1
-    page.evaluate("async () => (await import('/static/js/effects.js')).celebrate('jack-kseri', 'Jack kseri! +20')")
+    page.evaluate("async () => (await import('/static/js/effects.js'))"
+                  ".celebrate('jack-kseri', 'Jack kseri! +20')")
     celebration = page.locator(".celebration")
     expect(celebration).to_have_class(f"celebration jack-kseri {style}")
     expect(celebration.locator(".celebration-text")).to_have_text("Jack kseri! +20")

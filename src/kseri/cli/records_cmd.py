@@ -16,7 +16,7 @@ from rich.table import Table
 
 from kseri.agents import make_agent
 from kseri.bench.duplicate import play_match
-from kseri.cli import app
+from kseri.cli import app, rules_spec
 from kseri.engine import KSERI_KINDS, Match
 from kseri.notation import NotationError, format_notation, parse_notation
 from kseri.records import (
@@ -92,7 +92,8 @@ def _play_match(rules: Rules, seed: str, game: int) -> Match:
 @app.command("simulate")
 def simulate_command(
     rules_spec: Annotated[
-        str, typer.Option("--rules", help="A preset with overrides, e.g. greek,jack_kseri=25.")
+        str, typer.Option("--rules", callback=rules_spec,
+                          help="A preset with overrides, e.g. greek,jack_kseri=25.")
     ] = "greek",
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="Matches to play.")] = 100,
     seed: Annotated[

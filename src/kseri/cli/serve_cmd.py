@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import errno
+import socket
+
 import typer
 
 from kseri.cli import app
@@ -29,6 +32,10 @@ def serve_command(
 
     settings = ServerSettings(database_url=db or default_database_url(), bot_delay=bot_delay,
                               grace=grace, ready_timeout=ready_timeout, rate=rate, burst=2 * rate)
+    problem = _cannot_listen(host, port)
+    if problem:
+        typer.echo(f"error: cannot listen on {host}:{port}: {problem}", err=True)
+        raise typer.Exit(2)
     shown_host = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     typer.echo(f"kseri server: open http://{shown_host}:{port}/  (database: {_safe(settings.database_url)})")
     uvicorn.run(create_app(settings), host=host, port=port, log_level=log_level,
@@ -40,3 +47,23 @@ def _safe(url: str) -> str:
     from sqlalchemy.engine import make_url
 
     return make_url(url).render_as_string(hide_password=True)
+
+
+def _cannot_listen(host: str, port: int) -> str | None:
+    """Why the server could not listen on ``host:port`` (checked before printing an address
+    that might be someone else's server), or ``None``."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    except socket.gaierror as error:
+        return f"unknown host {host!r} ({error.strerror}); check --host"
+    with socket.socket(family, kind, proto) as probe:
+        try:
+            probe.bind(address)
+        except OSError as error:
+            if error.errno == errno.EADDRINUSE:
+                return (f"port {port} is in use (another kseri server, or another program); "
+                        f"choose another with --port, e.g. --port {port + 1}")
+            if error.errno == errno.EACCES:
+                return f"port {port} needs special rights here; choose another with --port, e.g. --port 8000"
+            return f"{error.strerror}; check --host and --port"
+    return None
