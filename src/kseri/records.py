@@ -397,6 +397,16 @@ def verify_record(record: Mapping[str, Any]) -> list[str]:
     return problems
 
 
+def record_problems(record: object) -> list[str]:
+    """Everything wrong with a record, as ``kseri verify`` reports it: the deals' provenance
+    (:func:`verify_record`), then the re-play (:func:`replay_record`), without repeats. An empty
+    list: the record is sound."""
+    if not isinstance(record, Mapping):
+        return [f"a record is a JSON object, not {type(record).__name__}"]
+    found = verify_record(record) + [str(m) for m in replay_record(record)]
+    return list(dict.fromkeys(found))
+
+
 def _first_difference(recorded: Deal, shuffled: Deal) -> str:
     mine, theirs = _deal_to_json(recorded), _deal_to_json(shuffled)
     return next(key for key in ("centre", "shown", "hands") if mine[key] != theirs[key])

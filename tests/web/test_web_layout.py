@@ -91,7 +91,7 @@ def test_a_match_with_its_kseri_moment_and_score_screen(server: str, new_context
     page = page_errors.watch(context.new_page())
     page.goto(f"{server}/t/{created['table']['id']}")  # type: ignore[index]
     page.evaluate("""() => new MutationObserver(() => {
-        if (!window.kseriShot && document.querySelector('.celebration')) window.kseriShot = true;
+        if (document.querySelector('.celebration[data-kind$="kseri"]')) window.kseriShot = true;
       }).observe(document.body, { childList: true })""")
     kseri_shot = False
     while not page.locator(".match-end").count():
@@ -106,7 +106,7 @@ def test_a_match_with_its_kseri_moment_and_score_screen(server: str, new_context
             seq = page.locator(".table-screen").get_attribute("data-seq")
             page.locator(f'.hand .card-button[data-card="{twin}"]').first.click()
             page.wait_for_function("s => document.querySelector('.table-screen').dataset.seq !== s", arg=seq)
-        celebration = page.locator(".celebration")
+        celebration = page.locator('.celebration[data-kind$="kseri"]')
         if not kseri_shot and page.evaluate("Boolean(window.kseriShot)") and celebration.count():
             # reduced motion (these tests' default): the same words, faded in and out
             expect(celebration).to_have_class(re.compile(r"\bfade\b"))

@@ -24,8 +24,8 @@ from kseri.records import (
     append_record,
     read_records,
     record_from_match,
+    record_problems,
     replay_record,
-    verify_record,
 )
 from kseri.rules import Rules, RulesError
 
@@ -179,10 +179,10 @@ def verify_command(
     records = _read(path)
     problems = 0
     for number, record in enumerate(records, start=1):
-        found = verify_record(record) + [str(m) for m in replay_record(record)]
+        found = record_problems(record)
         problems += len(found)
         prefix = f"match {number}: " if len(records) > 1 else ""
-        for problem in dict.fromkeys(found):
+        for problem in found:
             out.print(f"{prefix}{problem}")
         rounds = record.get("rounds")
         proofs = sum(1 for r in rounds if isinstance(r, dict) and r.get("fairness")) if isinstance(

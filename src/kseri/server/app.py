@@ -13,7 +13,7 @@ from contextlib import asynccontextmanager, suppress
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI, Header, Request, WebSocket
+from fastapi import Body, FastAPI, Header, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from kseri.agents import AGENTS
+from kseri.records import record_problems
 from kseri.rules import PRESET_SOURCES, PRESETS, Rules, RulesError
 from kseri.server import db
 from kseri.server.protocol import Hello, Play, ProtocolError, Ready, parse_client_message
@@ -135,6 +136,12 @@ class RulesOut(BaseModel):
     sources: dict[str, str]
     levels: list[str]
     """The bot levels, weakest first (the ``level`` a bot seat may take)."""
+
+
+class Verdict(BaseModel):
+    """What is wrong with a record, in ``kseri verify``'s words (nothing: it is sound)."""
+
+    problems: list[str]
 
 
 class ErrorDetail(BaseModel):
@@ -370,6 +377,12 @@ def create_app(settings: ServerSettings) -> FastAPI:
         if table.state.status != "finished":
             raise ApiError(409, "not-finished", "the match is not over yet")
         return table.record()
+
+    @app.post("/api/records/verify", response_model=Verdict)
+    async def verify(record: Annotated[Any, Body()]) -> dict[str, Any]:
+        """Check a game record as ``kseri verify`` does (the deals against their seeds and
+        fairness proofs, then the re-play); ``problems`` is empty for a sound record."""
+        return {"problems": await asyncio.to_thread(record_problems, record)}
 
     @app.get("/api/rules", response_model=RulesOut)
     async def rules() -> dict[str, Any]:
