@@ -57,6 +57,7 @@ export class TableScreen {
     this.lastPlayText = "";
     this.history = null;
     this.holdPanel = false;
+    this.animating = false; // a play is being shown: the hand waits until it is done
     this.panelKey = null;
     this.keyHandler = (event) => this.onKey(event);
     document.addEventListener("keydown", this.keyHandler);
@@ -189,6 +190,7 @@ export class TableScreen {
     else if (this.myTurn()) announce(t("table.yourTurn")); // a reload or a new tab: say whose turn it is
     const sweepEnd = play && this.view.phase !== "playing" && this.history && this.history.sweep;
     if (play && live) {
+      this.animating = true;
       this.holdPanel = Boolean(sweepEnd);
       const kseri = (play.marks || []).find((m) => KSERI_KINDS.has(m.kind));
       if (play.taken > 0) {
@@ -221,6 +223,7 @@ export class TableScreen {
         await sleep(reducedMotion() ? 200 : 600);
       }
       this.holdPanel = false;
+      this.animating = false;
     }
     this.render();
     if (live && event && event.kind === "match-end") {
@@ -251,7 +254,7 @@ export class TableScreen {
 
   myTurn() {
     return this.view && this.seat !== null && this.view.turn === this.seat && this.view.phase === "playing"
-      && this.table.status === "playing" && !this.queue.length;
+      && this.table.status === "playing" && !this.queue.length && !this.animating;
   }
 
   play(card) {
