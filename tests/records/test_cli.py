@@ -169,7 +169,7 @@ def test_rules_lists_each_preset_with_options_that_parse_back() -> None:
 def test_cli_errors_name_the_flag_and_help_has_no_type_noise() -> None:
     level = kseri("play", "--plain", "--level", "wizard")
     assert level.returncode == 2
-    assert "Invalid value for '--level': 'wizard' is not a bot level" in level.stderr
+    assert "Invalid value for '--level': unknown bot level 'wizard'" in level.stderr
     rules = kseri("simulate", "--rules", "nope")
     assert rules.returncode == 2 and "Invalid value for '--rules': unknown preset 'nope'" in rules.stderr
     shown = kseri("play", "--help")

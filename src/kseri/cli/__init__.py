@@ -33,7 +33,7 @@ def bot_level(value: str) -> str:
 
     level = value.lower()
     if level not in AGENTS:
-        raise typer.BadParameter(f"{value!r} is not a bot level; the levels are: {', '.join(AGENTS)}")
+        raise typer.BadParameter(f"unknown bot level {value!r}; the levels are: {', '.join(AGENTS)}")
     return level
 
 
