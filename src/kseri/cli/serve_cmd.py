@@ -57,6 +57,9 @@ def _cannot_listen(host: str, port: int) -> str | None:
     except socket.gaierror as error:
         return f"unknown host {host!r} ({error.strerror}); check --host"
     with socket.socket(family, kind, proto) as probe:
+        # as uvicorn binds: a port left in TIME_WAIT (a server just stopped) is free to use,
+        # one another program listens on is not
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             probe.bind(address)
         except OSError as error:
