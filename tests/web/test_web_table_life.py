@@ -117,3 +117,20 @@ def test_the_join_page_names_the_rules_and_the_target_in_words(
     guest.goto(f"{server}/t/{table_id}")
     intro = guest.locator(".join-panel p").first
     expect(intro).to_have_text("Pisti (Turkish): 2 players, first to 151 points.")
+
+
+def test_pistis_shown_bottom_card_is_visible_and_labelled(
+        server: str, new_context: ContextFactory, page_errors: PageErrors) -> None:
+    answer = httpx.post(f"{server}/api/tables", json={
+        "rules": "pisti", "seats": [{"kind": "human", "name": "Eleni"}, {"kind": "bot", "level": "greedy"}],
+        "casual": True, "public": False})
+    created = answer.json()
+    context = new_context(DESKTOP)
+    seat_browser(context, created["table"]["id"], created["seat"], created["token"])
+    page = page_errors.watch(context.new_page())
+    page.goto(f"{server}/t/{created['table']['id']}")
+    shown = page.locator("#shown-card")
+    expect(shown).to_be_in_viewport()
+    expect(shown.locator("figcaption")).to_have_text("Bottom card (dealt last)")
+    expect(shown.locator(".shown-face")).to_have_attribute(
+        "aria-label", re.compile(r"^Bottom of the stock: .+ of .+$"))
