@@ -397,7 +397,7 @@ class Match:
     __slots__ = (
         "_batch", "_captured", "_capturers", "_centre", "_cfg", "_deal", "_dealer", "_deals",
         "_first_capturer", "_hands", "_last_capturer", "_marks", "_past_plays", "_phase", "_plays",
-        "_positions", "_results", "_swept", "_target", "_target_before", "_totals", "_turn",
+        "_positions", "_resigned", "_results", "_swept", "_target", "_target_before", "_totals", "_turn",
         "_winner", "rules", "seed",
     )
 
@@ -431,6 +431,8 @@ class Match:
     _totals: tuple[int, ...]
     _target: int
     _winner: int | None
+    _resigned: int | None
+    """The seat whose player resigned the match (``None``: nobody)."""
     _results: tuple[RoundResult, ...]
     _deals: tuple[Deal, ...]
     _past_plays: tuple[tuple[PublicPlay, ...], ...]
@@ -444,6 +446,7 @@ class Match:
         self._target = rules.target
         self._results = ()
         self._winner = None
+        self._resigned = None
         self._deals = ()
         self._past_plays = ()
         if deal is None:
@@ -489,6 +492,28 @@ class Match:
     def winner(self) -> int | None:
         """The winning side, once the match is over."""
         return self._winner
+
+    @property
+    def resigned(self) -> int | None:
+        """The seat whose player resigned, ending the match (``None``: nobody did)."""
+        return self._resigned
+
+    def resign(self, seat: int) -> None:
+        """End the match at once because ``seat``'s player resigns (in a round or between
+        rounds; the round in play stays unscored). The winner is the other side, or with more
+        than two sides the leader among the others (on a tie, the lowest-numbered side)."""
+        cfg = self._cfg
+        if not 0 <= seat < cfg.players:
+            raise ValueError(f"seat must be 0 to {cfg.players - 1}, not {seat}")
+        if self._phase is _MATCH_OVER:
+            raise IllegalPlayError("the match is over: nobody can resign")
+        mine = cfg.side_of[seat]
+        others = [side for side in range(cfg.sides) if side != mine]
+        best = max(self._totals[side] for side in others)
+        self._winner = next(side for side in others if self._totals[side] == best)
+        self._resigned = seat
+        self._turn = None
+        self._phase = _MATCH_OVER
 
     @property
     def round_results(self) -> tuple[RoundResult, ...]:
@@ -639,6 +664,8 @@ class Match:
     def undo(self) -> Card:
         """Take back the last play of the current round and return its card."""
         plays = self._plays
+        if self._resigned is not None:
+            raise IllegalPlayError("the match was resigned: nothing can be undone")
         if not plays:
             raise IllegalPlayError("no play to undo in this round")
         cfg = self._cfg
@@ -707,6 +734,7 @@ class Match:
         other._totals = self._totals
         other._target = self._target
         other._winner = self._winner
+        other._resigned = self._resigned
         other._results = self._results
         other._deals = self._deals
         other._past_plays = self._past_plays

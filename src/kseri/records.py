@@ -133,7 +133,7 @@ def record_from_match(
         "target": match.target,
         "winner": match.winner,
         "complete": match.is_over(),
-    }
+    } | ({} if match.resigned is None else {"resigned": match.resigned})
 
 
 def _by_face(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -194,6 +194,14 @@ def match_from_record(record: Mapping[str, Any]) -> Match:
         for number, play in enumerate(plays):
             _apply(match, play, index, number)
     assert match is not None
+    resigned = record.get("resigned")
+    if resigned is not None:
+        if not isinstance(resigned, int) or isinstance(resigned, bool) or not 0 <= resigned < rules.players:
+            raise RecordError(f"resigned must be a seat, 0 to {rules.players - 1}, not {resigned!r}")
+        try:
+            match.resign(resigned)
+        except IllegalPlayError as error:
+            raise RecordError(str(error)) from None
     return match
 
 
@@ -324,7 +332,9 @@ def record_mismatches(record: Mapping[str, Any], match: Match) -> list[Mismatch]
                 break
             if over and given.get(key, _MISSING) != derived[key]:
                 found.extend(Mismatch(index, None, text) for text in _differences(key, given, derived[key]))
-    for key in ("totals", "target", "winner", "complete"):
+    for key in ("totals", "target", "winner", "complete", "resigned"):
+        if key == "resigned" and key not in record and key not in replayed:
+            continue
         if record.get(key, _MISSING) != replayed[key]:
             recorded = "missing" if key not in record else f"{record[key]!r}"
             found.append(Mismatch(None, None, f"{key}: recorded {recorded}, re-played {replayed[key]!r}"))
@@ -385,6 +395,16 @@ def verify_record(record: Mapping[str, Any]) -> list[str]:
             problems.append(f"{where}: the deal seed is not the one the secret and the cut give "
                             f"({fair.deal_seed(secret, cut)})")
     return problems
+
+
+def record_problems(record: object) -> list[str]:
+    """Everything wrong with a record, as ``kseri verify`` reports it: the deals' provenance
+    (:func:`verify_record`), then the re-play (:func:`replay_record`), without repeats. An empty
+    list: the record is sound."""
+    if not isinstance(record, Mapping):
+        return [f"a record is a JSON object, not {type(record).__name__}"]
+    found = verify_record(record) + [str(m) for m in replay_record(record)]
+    return list(dict.fromkeys(found))
 
 
 def _first_difference(recorded: Deal, shuffled: Deal) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -170,9 +171,34 @@ def test_rules_lists_each_preset_with_options_that_parse_back() -> None:
     assert run.returncode == 0
     for name in ("greek", "classic", "pisti", "partnership", "three-player", "faro", "children"):
         assert f"│ {name} " in run.stdout
-    assert "card_points=TD:3/2C:2/A:1/J:1" in run.stdout
+    # in players' words: who plays, the kseris, the points and the target
+    words = " ".join(line.split("│")[2].strip() for line in run.stdout.splitlines() if line.count("│") == 4)
+    for phrase in ("2 players, 6 cards each per deal", "Kseri 10, Jack on a lone Jack 20",
+                   "10♦ 3, 2♣ 2; most cards 3", "the target rises by 100", "5 players with two decks"):
+        assert phrase in words, phrase
     shown = kseri("rules", "pisti,jack_kseri=none,card_points=TD:3/2C:2/A:1/J:1,target=51")
     assert shown.returncode == 0
     values = {line.split("│")[1].strip(): line.split("│")[2].strip() for line in shown.stdout.splitlines()
               if line.count("│") == 3}
     assert values["jack_kseri"] == "none" and values["target"] == "51" and values["name"] == "pisti"
+
+
+def test_cli_errors_name_the_flag_and_help_has_no_type_noise() -> None:
+    level = kseri("play", "--plain", "--level", "wizard")
+    assert level.returncode == 2
+    assert "Invalid value for '--level': unknown bot level 'wizard'" in level.stderr
+    rules = kseri("simulate", "--rules", "nope")
+    assert rules.returncode == 2 and "Invalid value for '--rules': unknown preset 'nope'" in rules.stderr
+    shown = kseri("play", "--help")
+    assert shown.returncode == 0 and "--plain" in shown.stdout
+    assert "<bool>" not in shown.stdout
+
+
+def test_serve_on_a_port_in_use_says_so_before_printing_any_address() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        run = kseri("serve", "--port", port)
+    assert run.returncode == 2 and run.stdout == ""
+    assert f"port {port} is in use" in run.stderr and f"--port {port + 1}" in run.stderr

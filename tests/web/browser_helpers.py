@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Callable
@@ -13,6 +14,12 @@ ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "screenshots"
 DESKTOP = {"width": 1280, "height": 860}
 PHONE = {"width": 390, "height": 844}
+
+SIZES = {"laptop": {"width": 1366, "height": 657}, "hd": {"width": 1280, "height": 720},
+         "desktop": {"width": 1440, "height": 900}, "fullhd": {"width": 1920, "height": 1080},
+         "phone": {"width": 390, "height": 844}, "phone-landscape": {"width": 844, "height": 390}}
+"""The window sizes the table must fit without scrolling (a 1366×768 laptop's browser window, …)."""
+AXE = ROOT / "build" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
 
 ContextFactory = Callable[..., BrowserContext]
 """The ``new_context`` fixture: a new browser context (a separate person) per call."""
@@ -30,11 +37,11 @@ class PageErrors:
         return page
 
 
-def screenshot(page: Page, name: str) -> Path:
-    """Save a full-page screenshot under screenshots/ and return its path."""
+def screenshot(page: Page, name: str, *, full_page: bool = True) -> Path:
+    """Save a screenshot (of the whole page, or of the window) under screenshots/; its path."""
     SCREENSHOTS.mkdir(exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    page.screenshot(path=str(path), full_page=full_page)
     assert path.stat().st_size > 10_000, f"{path} looks empty"
     return path
 
@@ -113,7 +120,9 @@ def play_until(page: Page, done_selector: str, *, how: str = "click", limit_s: f
     while not done.count():
         assert time.monotonic() < deadline, f"{done_selector} did not show in {limit_s} s"
         if page.locator("#next-round").count():
-            if cut is not None and page.locator("#cut-text").count():
+            if cut is not None and page.locator("#cut-box").count():
+                if not page.locator("#cut-text").is_visible():
+                    page.click("#cut-box summary")
                 page.fill("#cut-text", cut)
                 did_cut = True
             page.click("#next-round")
@@ -127,3 +136,22 @@ def spoken(card: str) -> str:
     ranks = {"T": "10", "J": "Jack", "Q": "Queen", "K": "King", "A": "Ace"}
     suits = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
     return f"{ranks.get(card[0], card[0])} of {suits[card[1]]}"
+
+
+def seat_browser(context: BrowserContext, table_id: str, seat: int, token: str) -> None:
+    """Give the browser the seat's token, as if it had created or joined the table."""
+    seats = {table_id: {"seat": seat, "token": token, "since": 1}}
+    context.add_init_script(f"localStorage.setItem('kseri.seats', {json.dumps(json.dumps(seats))})")
+
+
+def axe_findings(page: Page) -> list[str]:
+    """The serious and critical accessibility findings of axe-core on the page as it is."""
+    assert AXE.exists(), f"{AXE} is missing: scripts/test installs it (npm i --prefix build/axe axe-core@4)"
+    page.add_script_tag(path=str(AXE))
+    found: list[str] = page.evaluate("""async () => {
+        const result = await axe.run(document, { resultTypes: ['violations'] });
+        return result.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
+          .map(v => `${v.impact} ${v.id}: ${v.help} `
+                    + `(${v.nodes.map(n => n.target.join(' ')).slice(0, 3).join('; ')})`);
+    }""")
+    return found

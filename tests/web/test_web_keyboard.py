@@ -54,7 +54,7 @@ def test_keyboard_only_play(
     page.wait_for_selector(".table-screen.my-turn")
 
     # A number key plays that card of the hand.
-    first = page.locator(".hand .card-button").first.get_attribute("aria-label")
+    first = page.locator(".hand .card-button .card-name").first.text_content()
     seq = seq_of(page)
     page.keyboard.press("1")
     expect(page.locator("#announcer")).to_contain_text(f"You played {first}")
@@ -64,8 +64,8 @@ def test_keyboard_only_play(
     page.wait_for_selector(".table-screen.my-turn")
     page.locator(".hand .card-button").first.focus()
     page.keyboard.press("ArrowRight")
-    focused = page.evaluate("document.activeElement.getAttribute('aria-label')")
-    second = page.locator(".hand .card-button").nth(1).get_attribute("aria-label")
+    focused = page.evaluate("document.activeElement.querySelector('.card-name').textContent")
+    second = page.locator(".hand .card-button .card-name").nth(1).text_content()
     assert focused == second
     page.keyboard.press("Enter")
     expect(page.locator("#announcer")).to_contain_text(f"You played {second}")

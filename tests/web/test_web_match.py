@@ -37,7 +37,7 @@ def test_whole_match_against_a_bot(
     # The table: hand, centre, opponent, stock, score against the target.
     cards = page.locator(".hand .card-button")
     expect(cards).to_have_count(6)
-    for label in cards.evaluate_all("nodes => nodes.map(n => n.getAttribute('aria-label'))"):
+    for label in cards.locator(".card-name").all_text_contents():
         assert CARD_NAME.match(label), label
     expect(page.locator(".opponent")).to_have_count(1)
     expect(page.locator(".opponent .mini-hand")).to_be_visible()
@@ -74,7 +74,11 @@ def test_whole_match_against_a_bot(
     expect(end.locator(".breakdown").first).to_contain_text("Most cards")
     expect(end.locator(".breakdown").first).to_contain_text("Kseris")
     # Every round's deal is checked in the browser against the commitment seen before it.
+    # Folded to one line, with the details on demand.
+    expect(end.locator("#fairness-title")).to_have_text("Fair deal ✓")
     checks = end.locator(".fair-list li")
+    expect(checks.first).to_be_hidden()
+    end.locator("#fairness-title").click()
     expect(checks.first).to_be_visible()
     statuses = checks.evaluate_all("nodes => nodes.map(n => n.dataset.status)")
     assert statuses and set(statuses) == {"ok"}, statuses

@@ -4,8 +4,11 @@ re-played positions agree with the engine: the cards each side captured in each 
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -68,3 +71,42 @@ def test_replay_of_a_record_file(spec: str, tmp_path: Path, server: str, new_con
                             if seat % sides == side) for side in range(sides)]
         points = " · ".join(f"{name} {p}" for name, p in zip(names, round_["points"], strict=True))
         expect(page.locator("#replay-points")).to_have_text(f"Round points: {points}")
+
+
+def _tampered(record: dict[str, Any], how: str) -> dict[str, Any]:
+    broken = json.loads(json.dumps(record))
+    if how == "totals":
+        broken["totals"][0] += 5
+    elif how == "play":
+        plays = broken["rounds"][0]["plays"]
+        plays[0], plays[1] = plays[1], plays[0]
+    else:
+        broken["rounds"][0]["hands"][0][0][0], broken["rounds"][0]["hands"][0][1][0] = (
+            broken["rounds"][0]["hands"][0][1][0], broken["rounds"][0]["hands"][0][0][0])
+    return broken
+
+
+@pytest.mark.parametrize("how", ["totals", "play", "deal"])
+def test_a_tampered_record_is_refused_in_kseri_verify_words(
+        how: str, tmp_path: Path, server: str, new_context: ContextFactory, page_errors: PageErrors) -> None:
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(_tampered(_finished_record("greek,target=60", seed=3), how)))
+    verify = subprocess.run([sys.executable, "-m", "kseri", "verify", str(path)], capture_output=True,
+                            text=True, env=dict(os.environ, COLUMNS="400"), timeout=60, check=False)
+    assert verify.returncode == 1
+    first = verify.stdout.splitlines()[0]
+    page = page_errors.watch(new_context(DESKTOP).new_page())
+    open_lobby(page, server)
+    page.set_input_files("#record-file", str(path))
+    expect(page.locator("#replay-error")).to_have_text(f"This record cannot be replayed: {first}")
+    expect(page.locator("#replay-round")).to_have_count(0)
+
+
+def test_a_file_that_is_not_json_is_refused(tmp_path: Path, server: str, new_context: ContextFactory,
+                                            page_errors: PageErrors) -> None:
+    path = tmp_path / "record.json"
+    path.write_text('{"format": "kseri-record/1", ')
+    page = page_errors.watch(new_context(DESKTOP).new_page())
+    open_lobby(page, server)
+    page.set_input_files("#record-file", str(path))
+    expect(page.locator("#replay-error")).to_contain_text("This record cannot be replayed: not JSON")

@@ -9,12 +9,32 @@ app = typer.Typer(
     help="Kseri (Ξερή): play, simulate, replay and serve the Greek card game and its family.",
     no_args_is_help=True,
     add_completion=False,
+    rich_markup_mode=None,  # click's plain help: "--plain  Line-by-line mode", no "<bool>" noise
 )
 
 
-@app.callback()
-def _root() -> None:
-    """Kseri (Ξερή): play, simulate, replay and serve the Greek card game and its family."""
+def rules_spec(value: str | None) -> str | None:
+    """Check a ``--rules`` value (a preset with overrides) as it is parsed, so that a bad one
+    is reported as ``Invalid value for '--rules': …`` naming the problem."""
+    from kseri.rules import Rules, RulesError
+
+    if value is not None:
+        try:
+            Rules.from_spec(value)
+        except RulesError as error:
+            raise typer.BadParameter(str(error)) from None
+    return value
+
+
+def bot_level(value: str) -> str:
+    """Check a ``--level`` value as it is parsed: one of the bot levels (case aside), else
+    ``Invalid value for '--level': …`` listing them."""
+    from kseri.agents import AGENTS
+
+    level = value.lower()
+    if level not in AGENTS:
+        raise typer.BadParameter(f"unknown bot level {value!r}; the levels are: {', '.join(AGENTS)}")
+    return level
 
 
 def main() -> None:

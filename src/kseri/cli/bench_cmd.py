@@ -29,7 +29,7 @@ from kseri.bench.tournament import (
     run_tournament,
     total_games,
 )
-from kseri.cli import app
+from kseri.cli import app, bot_level, rules_spec
 from kseri.protocol.engine_side import serve_level
 from kseri.rules import Rules, RulesError
 
@@ -43,7 +43,8 @@ def tournament_command(
         list[str] | None,
         typer.Option("--engine", help="An external engine as NAME=COMMAND (repeatable): mine='./engine -q'."),
     ] = None,
-    rules_spec: Annotated[str, typer.Option("--rules", help="Rule set: a preset with overrides.")] = "greek",
+    rules_text: Annotated[str, typer.Option(
+        "--rules", callback=rules_spec, help="Rule set: a preset with overrides.")] = "greek",
     deals: Annotated[int, typer.Option(help="Duplicate deals per pair.")] = 200,
     matches: Annotated[int, typer.Option(help="Match seeds per pair, each played in every seating.")] = 20,
     seed: Annotated[int, typer.Option(help="Tournament seed: the same seed gives the same results.")] = 1,
@@ -64,7 +65,7 @@ def tournament_command(
             raise ValueError(f"workers must be 0 (one per core) or more, not {workers}")
         entrants: list[Player] = [builtin_player(level) for level in players or []]
         entrants += [engine_player(spec) for spec in engines or []]
-        config = TournamentConfig(tuple(entrants), Rules.from_spec(rules_spec), deals, matches, seed, time_ms,
+        config = TournamentConfig(tuple(entrants), Rules.from_spec(rules_text), deals, matches, seed, time_ms,
                                   grace_ms)
     except (ValueError, RulesError) as error:
         errors.print(f"[red]error:[/red] {error}", highlight=False)
@@ -88,7 +89,8 @@ def tournament_command(
 
 @app.command("engine")
 def engine_command(
-    level: Annotated[str, typer.Option(help=f"The bot to serve: {', '.join(AGENTS)}.")],
+    level: Annotated[str, typer.Option(
+        callback=bot_level, help=f"The bot to serve: {', '.join(AGENTS)}.")],
     seed: Annotated[int | None, typer.Option(help="Seed for the bot until new_match brings one.")] = None,
 ) -> None:
     """Serve a built-in bot over the engine protocol on stdin/stdout (docs/engine-protocol.md)."""

@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from kseri.agents import AGENTS
-from kseri.cli import app
+from kseri.cli import app, bot_level, rules_spec
 from kseri.rules import Rules, RulesError
 
 DEFAULT_LEVEL = "expert"
@@ -31,8 +31,10 @@ def _fail(message: str) -> typer.Exit:
 
 @app.command("play")
 def play_command(
-    rules: Annotated[str, typer.Option(help="A preset with overrides, e.g. greek,jack_kseri=25.")] = "greek",
-    level: Annotated[str, typer.Option(help=f"The bots' level: {', '.join(AGENTS)}.")] = DEFAULT_LEVEL,
+    rules: Annotated[str, typer.Option(
+        callback=rules_spec, help="A preset with overrides, e.g. greek,jack_kseri=25.")] = "greek",
+    level: Annotated[str, typer.Option(
+        callback=bot_level, help=f"The bots' level: {', '.join(AGENTS)}.")] = DEFAULT_LEVEL,
     seats: Annotated[str | None, typer.Option(
         help="Who sits where, in seat order: 'you' once and bot levels, e.g. you,expert,greedy,expert "
         "(partners sit opposite: seats 0 and 2, 1 and 3).")] = None,

@@ -16,7 +16,7 @@ from rich.table import Table
 
 from kseri.agents import make_agent
 from kseri.bench.duplicate import play_match
-from kseri.cli import app
+from kseri.cli import app, rules_spec
 from kseri.engine import KSERI_KINDS, Match
 from kseri.fast import play_matches
 from kseri.notation import NotationError, format_notation, parse_notation
@@ -25,8 +25,8 @@ from kseri.records import (
     append_record,
     read_records,
     record_from_match,
+    record_problems,
     replay_record,
-    verify_record,
 )
 from kseri.rules import Rules, RulesError
 
@@ -93,7 +93,8 @@ def _play_match(rules: Rules, seed: str, game: int) -> Match:
 @app.command("simulate")
 def simulate_command(
     rules_spec: Annotated[
-        str, typer.Option("--rules", help="A preset with overrides, e.g. greek,jack_kseri=25.")
+        str, typer.Option("--rules", callback=rules_spec,
+                          help="A preset with overrides, e.g. greek,jack_kseri=25.")
     ] = "greek",
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="Matches to play.")] = 100,
     seed: Annotated[
@@ -201,10 +202,10 @@ def verify_command(
     records = _read(path)
     problems = 0
     for number, record in enumerate(records, start=1):
-        found = verify_record(record) + [str(m) for m in replay_record(record)]
+        found = record_problems(record)
         problems += len(found)
         prefix = f"match {number}: " if len(records) > 1 else ""
-        for problem in dict.fromkeys(found):
+        for problem in found:
             out.print(f"{prefix}{problem}")
         rounds = record.get("rounds")
         proofs = sum(1 for r in rounds if isinstance(r, dict) and r.get("fairness")) if isinstance(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import socket
 from typing import Annotated
 
 import typer
@@ -46,6 +48,11 @@ def serve_command(
                               limits=bounds,
                               allowed_origins=tuple(allow_origin or ()))
 
+    problem = _cannot_listen(host, port)
+    if problem:
+        typer.echo(f"error: cannot listen on {host}:{port}: {problem}", err=True)
+        raise typer.Exit(2)
+
     async def check_database() -> None:
         await (await Store.open(settings.database_url)).close()
 
@@ -65,3 +72,26 @@ def _safe(url: str) -> str:
     from sqlalchemy.engine import make_url
 
     return make_url(url).render_as_string(hide_password=True)
+
+
+def _cannot_listen(host: str, port: int) -> str | None:
+    """Why the server could not listen on ``host:port`` (checked before printing an address
+    that might be someone else's server), or ``None``."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    except socket.gaierror as error:
+        return f"unknown host {host!r} ({error.strerror}); check --host"
+    with socket.socket(family, kind, proto) as probe:
+        # as uvicorn binds: a port left in TIME_WAIT (a server just stopped) is free to use,
+        # one another program listens on is not
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as error:
+            if error.errno == errno.EADDRINUSE:
+                return (f"port {port} is in use (another kseri server, or another program); "
+                        f"choose another with --port, e.g. --port {port + 1}")
+            if error.errno == errno.EACCES:
+                return f"port {port} needs special rights here; choose another with --port, e.g. --port 8000"
+            return f"{error.strerror}; check --host and --port"
+    return None

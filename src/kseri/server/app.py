@@ -13,7 +13,7 @@ from contextlib import asynccontextmanager, suppress
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI, Header, Query, Request, WebSocket
+from fastapi import Body, FastAPI, Header, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from kseri.agents import AGENTS
+from kseri.records import record_problems
 from kseri.rules import PRESET_SOURCES, PRESETS, Rules, RulesError
 from kseri.server import db
 from kseri.server.learn import router as learn_router
@@ -33,6 +34,7 @@ from kseri.server.limits import (
     origin_allowed,
 )
 from kseri.server.protocol import Hello, Play, ProtocolError, Ready, parse_client_message
+from kseri.server.resign import ResignRefused, resign
 from kseri.server.room import Connection, GameTable, SeatState, hash_token, rematch_token
 from kseri.server.settings import ServerSettings
 from kseri.server.workers import SearchPool
@@ -150,6 +152,12 @@ class RulesOut(BaseModel):
     sources: dict[str, str]
     levels: list[str]
     """The bot levels, weakest first (the ``level`` a bot seat may take)."""
+
+
+class Verdict(BaseModel):
+    """What is wrong with a record, in ``kseri verify``'s words (nothing: it is sound)."""
+
+    problems: list[str]
 
 
 class ErrorDetail(BaseModel):
@@ -427,6 +435,21 @@ def create_app(settings: ServerSettings) -> FastAPI:
                 raise ApiError(409, "seat-taken", str(error.args[0])) from None
         return {"table": target.table_json(), "seat": seat, "token": new_token}
 
+    @app.post("/api/tables/{table_id}/resign", response_model=TableOut, responses=_errors(401, 404, 409))
+    async def resign_match(table_id: str,
+                           authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+        """Resign the match for the caller's seat: it ends at once, won by the other side."""
+        table = await table_or_404(table_id)
+        scheme, _, token = (authorization or "").partition(" ")
+        seat = table.seat_of(token) if scheme.lower() == "bearer" and token else None
+        if seat is None:
+            raise ApiError(401, "bad-token", "send the seat's token as 'Authorization: Bearer TOKEN'")
+        try:
+            await resign(table, seat)
+        except ResignRefused as error:
+            raise ApiError(409, "not-playing", str(error.args[0])) from None
+        return table.table_json()
+
     @app.get("/api/tables/{table_id}/record", responses=_errors(404, 409))
     async def record(table_id: str) -> dict[str, Any]:
         """The game record once the match is over (``docs/records.md``)."""
@@ -434,6 +457,12 @@ def create_app(settings: ServerSettings) -> FastAPI:
         if table.state.status != "finished":
             raise ApiError(409, "not-finished", "the match is not over yet")
         return table.record()
+
+    @app.post("/api/records/verify", response_model=Verdict)
+    async def verify(record: Annotated[Any, Body()]) -> dict[str, Any]:
+        """Check a game record as ``kseri verify`` does (the deals against their seeds and
+        fairness proofs, then the re-play); ``problems`` is empty for a sound record."""
+        return {"problems": await asyncio.to_thread(record_problems, record)}
 
     @app.get("/api/rules", response_model=RulesOut)
     async def rules() -> dict[str, Any]:

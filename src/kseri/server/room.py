@@ -30,6 +30,7 @@ from kseri.fairness import commitment, deal_seed, new_secret
 from kseri.records import record_from_match
 from kseri.rules import Rules
 from kseri.server import db
+from kseri.server.history import RoundHistory, auto_reason
 from kseri.server.limits import TokenBucket
 from kseri.server.protocol import PROTOCOL, Hello, Hint, Ping, Play, ProtocolError, Ready
 from kseri.server.settings import ServerSettings
@@ -65,7 +66,8 @@ class Event:
 
     seq: int
     kind: str
-    """``play``, ``ready``, ``round-start``, ``round-end``, ``match-end``, ``seat`` or ``rematch``."""
+    """``play``, ``ready``, ``round-start``, ``round-end``, ``match-end``, ``resign``, ``seat`` or
+    ``rematch``."""
     seat: int | None = None
     card: str | None = None
     data: dict[str, Any] | None = None
@@ -112,6 +114,7 @@ class GameState:
         self.readies: set[int] = set()
         self.cut = ""
         self._results: tuple[int, list[dict[str, Any]]] = (0, [])
+        self.history = RoundHistory()
 
     @property
     def status(self) -> str:
@@ -147,6 +150,8 @@ class GameState:
             play = match.plays[-1][-1]
             marks = [{"kind": m.kind, "card": str(m.card), "points": m.points} for m in play.marks]
             shown.update(seat=play.seat, card=str(play.card), taken=play.taken, marks=marks)
+            if data.get("auto"):
+                shown["auto"] = data["auto"]
             self.turn_seq = event.seq
         elif event.kind == "round-start":
             index = data["round"]
@@ -168,6 +173,11 @@ class GameState:
             if data.get("cut") is not None:
                 self.cut = data["cut"]
             shown["seat"] = event.seat
+        elif event.kind == "resign":
+            assert self.match is not None and event.seat is not None
+            self.match.resign(event.seat)
+            shown["seat"] = event.seat
+            self.turn_seq = event.seq
         elif event.kind in ("round-end", "match-end", "seat", "rematch"):
             if event.seat is not None:
                 shown["seat"] = event.seat
@@ -175,6 +185,7 @@ class GameState:
         else:
             raise ValueError(f"unknown event kind {event.kind!r}")
         self.seq = event.seq
+        self.history.observe(shown, self.match)
         return shown
 
     def view_json(self, seat: int | None) -> dict[str, Any] | None:
@@ -223,6 +234,7 @@ class StateText:
         self._table = db.dumps(table)
         self._deadline = db.dumps(turn_deadline)
         self._fairness = db.dumps(state.fairness())
+        self._history = db.dumps(state.history.to_json())
         self._state = state
         self._views: dict[int | None, str] = {}
 
@@ -232,7 +244,8 @@ class StateText:
         if view is None:
             view = self._views[seat] = db.dumps(self._state.view_json(seat))
         return (f'{{"type":"state","seq":{seq},"table":{self._table},"view":{view},'
-                f'"event":{db.dumps(event)},"fairness":{self._fairness},"turn_deadline":{self._deadline}}}')
+                f'"event":{db.dumps(event)},"fairness":{self._fairness},"turn_deadline":{self._deadline},'
+                f'"history":{self._history}}}')
 
 
 class Connection:
@@ -638,9 +651,9 @@ class GameTable:
 
     # -- changing the match --------------------------------------------------------------------
 
-    async def _play(self, seat: int, card: Card) -> None:
+    async def _play(self, seat: int, card: Card, auto: str | None = None) -> None:
         state = self.state
-        event = Event(state.seq + 1, "play", seat, str(card))
+        event = Event(state.seq + 1, "play", seat, str(card), {"auto": auto} if auto else None)
         try:
             shown = state.apply(event)
         except IllegalPlayError as error:
@@ -801,7 +814,8 @@ class GameTable:
                 level = self.seats[seat].level if self.seats[seat].kind == "bot" else STANDIN_LEVEL
                 seed = (self._bot_seed + self.state.seq) % 2**32
                 card = await self.search.choose(level or STANDIN_LEVEL, seed, match.view(seat))
-                await self._play(seat, card)
+                clock_ran_out = self.clock is not None and due >= self.turn_since + self.clock
+                await self._play(seat, card, auto_reason(self.seats[seat].kind, clock_ran_out))
         except Exception:
             log.exception("table %s: an automatic step failed; retrying in a second", self.id)
             self._timer = asyncio.get_running_loop().call_later(1.0, self._fire)

@@ -51,6 +51,12 @@ export function holdSeat(tableId, seat, token) {
   localStorage.setItem(SEATS_KEY, JSON.stringify(seats));
 }
 
+/** Every seat this browser holds, the most recent first: [{tableId, seat, token}]. */
+export function heldSeats() {
+  const seats = allSeats();
+  return Object.keys(seats).sort((a, b) => seats[b].since - seats[a].since).map((tableId) => ({ tableId, ...seats[tableId] }));
+}
+
 /** Forget a seat the server no longer accepts. */
 export function dropSeat(tableId) {
   const seats = allSeats();

@@ -1,8 +1,9 @@
 // The lobby: a new game against bots or friends (rule set and options explained in words),
 // the open tables to join or watch, and a saved record to replay.
-import { api, holdSeat, playerName, setPlayerName } from "./api.js";
+import { api, heldSeats, holdSeat, playerName, setPlayerName } from "./api.js";
 import { h, navigate } from "./dom.js";
 import { t, tn } from "./i18n.js";
+import { openRulesHelp, presetName } from "./rules-help.js";
 
 /** The options offered in the form, in this order; the others keep the preset's value. */
 const OPTIONS = [
@@ -74,6 +75,44 @@ export class LobbyScreen {
     }
     this.render();
     this.poll();
+    this.findOwnGames();
+  }
+
+  /** The unfinished games this browser holds a seat in (the most recent first). */
+  async findOwnGames() {
+    const found = await Promise.all(heldSeats().slice(0, 12).map(async ({ tableId, seat }) => {
+      try {
+        const table = await api("GET", `/api/tables/${encodeURIComponent(tableId)}`);
+        return table.status === "finished" ? null : { table, seat };
+      } catch {
+        return null;
+      }
+    }));
+    this.ownGames = found.filter(Boolean);
+    this.renderOwnGames();
+  }
+
+  renderOwnGames() {
+    const box = this.root.querySelector("#continue-games");
+    if (!box) return;
+    const games = this.ownGames || [];
+    box.hidden = games.length === 0;
+    box.replaceChildren(games.length ? h("section", { class: "panel", "aria-labelledby": "continue-title" },
+      h("h2", { id: "continue-title" }, t("continue.title")),
+      h("ul", { class: "continue-list" }, games.map(({ table, seat }) => {
+        const others = table.seats.filter((s) => s.seat !== seat).map((s) => seatName(s, table.seats)).join(", ");
+        const sides = table.totals.length;
+        const mySide = seat % sides;
+        const score = [table.totals[mySide], ...table.totals.filter((_, side) => side !== mySide)].join(" – ");
+        const text = table.status === "waiting"
+          ? t("continue.waiting", { rules: presetName(table.rules.name), others })
+          : t("continue.item", { rules: presetName(table.rules.name), others, round: table.round + 1, score });
+        return h("li", { class: "table-item" }, h("span", {}, text),
+          h("a", {
+            class: "button primary continue-game", href: `/t/${table.id}`, "data-table": table.id,
+            onclick: (e) => { e.preventDefault(); navigate(`/t/${table.id}`); },
+          }, t("continue.button")));
+      }))) : "");
   }
 
   async poll() {
@@ -186,15 +225,19 @@ export class LobbyScreen {
           h("button", { type: "button", class: "primary big", id: "quick-play", disabled: this.busy || !this.presets, onclick: () => this.quickPlay() },
             t("lobby.quickPlay")),
           h("span", {}, t("lobby.quickPlayHelp", { level: levelName(this.form.level) }))),
+        h("div", { id: "continue-games", class: "continue-games", hidden: !(this.ownGames || []).length }),
         h("details", { class: "how-to" },
           h("summary", {}, t("howto.title")),
-          h("ul", {}, ["capture", "jack", "kseri", "score", "match"].map((k) => h("li", {}, t(`howto.${k}`))))),
+          h("ul", {}, ["capture", "jack", "kseri", "score", "match"].map((k) => h("li", {}, t(`howto.${k}`)))),
+          h("button", { type: "button", class: "small", id: "lobby-rules", disabled: !this.presets, onclick: () => openRulesHelp(this.presets[this.form.preset]) },
+            t("lobby.rulesOf", { name: presetName(this.form.preset) }))),
         this.renderForm(),
         h("section", { class: "panel", "aria-labelledby": "open-tables-title" },
           h("h2", { id: "open-tables-title" }, t("lobby.openTables")),
           h("div", { id: "open-tables" })),
         this.renderReplayLoader()));
     this.renderTables();
+    this.renderOwnGames();
     if (focusedId) document.getElementById(focusedId)?.focus();
   }
 

@@ -71,14 +71,31 @@ export class ReplayScreen {
 
   async start() {
     this.root.replaceChildren(h("p", { class: "loading" }, t("table.loading")));
+    // The record is checked as `kseri verify` checks it (the server's /api/records/verify);
+    // a broken or tampered one is refused with the same words, never shown half-replayed.
+    let problems = [];
     try {
-      this.record = this.tableId
-        ? await api("GET", `/api/tables/${encodeURIComponent(this.tableId)}/record`)
-        : JSON.parse(sessionStorage.getItem("kseri.replay") || "null");
-      if (!this.record || !Array.isArray(this.record.rounds)) throw new Error(t("replay.noRecord"));
+      if (this.tableId) {
+        this.record = await api("GET", `/api/tables/${encodeURIComponent(this.tableId)}/record`);
+      } else {
+        const text = sessionStorage.getItem("kseri.replay");
+        if (!text) throw new Error(t("replay.noRecord"));
+        try {
+          this.record = JSON.parse(text);
+        } catch (error) {
+          throw new Error(`not JSON: ${error.message}`);
+        }
+      }
+      problems = (await api("POST", "/api/records/verify", this.record)).problems;
     } catch (error) {
-      this.root.replaceChildren(h("div", { class: "panel center" },
-        h("h1", {}, t("replay.title")), h("p", { class: "error", role: "alert" }, error.message),
+      problems = [error.message];
+    }
+    if (problems.length) {
+      this.record = null;
+      this.root.replaceChildren(h("div", { class: "panel center replay-refused" },
+        h("h1", {}, t("replay.title")),
+        h("p", { class: "error", role: "alert", id: "replay-error" }, t("replay.refused", { message: problems[0] })),
+        problems.length > 1 && h("ul", { class: "problem-list" }, problems.slice(1).map((p) => h("li", {}, p))),
         h("a", { class: "button", href: this.tableId ? `/t/${this.tableId}` : "/" }, t("replay.back"))));
       return;
     }

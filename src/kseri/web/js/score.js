@@ -50,12 +50,27 @@ function breakdownTable(screen, result, totals, caption) {
       h("tr", { class: "match-total" }, h("th", { scope: "row" }, t("score.total")), totals.map((p) => h("td", {}, h("strong", {}, p))))));
 }
 
+/** When the round just ended made the target rise (several sides passed it: the Greek
+ * escalation), the old and the new target ({target, next}); otherwise null. */
+export function escalation(screen) {
+  const view = screen.view;
+  const rules = view.rules;
+  const result = view.round_results[view.round_results.length - 1];
+  if (!result || rules.target_rule !== "escalate" || view.target <= rules.target) return null;
+  const before = view.target - rules.escalation;
+  const passed = (totals) => totals.filter((total) => total >= before).length >= 2;
+  const earlier = view.totals.map((total, side) => total - result.points[side]);
+  return passed(view.totals) && !passed(earlier) ? { target: before, next: view.target } : null;
+}
+
 /** The panel after a round: its breakdown and the totals against the target. */
 export function renderRoundResult(screen) {
   const view = screen.view;
   const result = view.round_results[view.round_results.length - 1];
+  const rise = escalation(screen);
   return h("div", { class: "round-result" },
     h("h2", { id: "panel-title" }, t("round.title", { n: view.round_results.length })),
+    rise && h("p", { class: "escalated", id: "escalated", role: "status" }, t("round.escalated", rise)),
     result ? breakdownTable(screen, result, view.totals, t("round.title", { n: view.round_results.length })) : null,
     h("p", { class: "target-line" }, t("score.target", { target: view.target })),
     fairnessSection(screen));
@@ -81,8 +96,11 @@ function fairnessSection(screen) {
     });
   }
   const results = screen.fairnessResults;
-  return h("section", { class: "fairness", "aria-labelledby": "fairness-title" },
-    h("h3", { id: "fairness-title" }, t("fair.title")),
+  const summary = results === null ? t("fair.checking")
+    : results.every((r) => r.status === "ok") ? t("fair.allOk")
+      : results.some((r) => r.status.startsWith("bad")) ? t("fair.someBad") : t("fair.someUnseen");
+  return h("details", { class: "fairness", id: "fairness", open: screen.fairnessOpen, ontoggle: (e) => { screen.fairnessOpen = e.target.open; } },
+    h("summary", { id: "fairness-title", "data-status": results === null ? "checking" : summary === t("fair.allOk") ? "ok" : "problem" }, summary),
     h("p", { class: "muted" }, t("fair.help")),
     results === null
       ? h("p", { role: "status" }, t("fair.checking"))
@@ -113,6 +131,8 @@ export function renderMatchEnd(screen, actions) {
   });
   return h("div", { class: "match-end" },
     h("h2", { id: "panel-title", class: mine ? "win" : "" }, heading),
+    screen.history && screen.history.resigned !== null && h("p", { class: "resigned", id: "resigned-line" },
+      screen.history.resigned === screen.seat ? t("end.youResigned") : t("end.resigned", { name: screen.nameOf(screen.history.resigned) })),
     h("p", { class: "final-score" }, Array.from({ length: sides }, (_, side) => `${screen.sideName(side)} ${view.totals[side]}`).join(" · ")),
     last ? breakdownTable(screen, last, view.totals, t("round.title", { n: view.round_results.length })) : null,
     view.round_results.length > 1 && h("details", { class: "history" },

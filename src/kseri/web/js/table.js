@@ -7,15 +7,31 @@ import { api, ApiError, dropSeat, heldSeat, holdSeat, playerName, setPlayerName 
 import { cardName, cardShort, cardSvg, RANKS, SUITS } from "./cards.js";
 import { TableConnection } from "./connection.js";
 import { announce, h, navigate, reducedMotion } from "./dom.js";
+import { celebrate, fly, setSoundOn, sound, soundOn, sweep } from "./effects.js";
+import { renderHistory } from "./history.js";
 import { t, tn } from "./i18n.js";
 import { seatName } from "./lobby.js";
-import { renderMatchEnd, renderRoundResult } from "./score.js";
+import { openRulesHelp, presetName, renderRules } from "./rules-help.js";
+import { escalation, renderMatchEnd, renderRoundResult } from "./score.js";
 
 const KSERI_KINDS = new Set(["kseri", "jack-kseri", "double-kseri"]);
 const CAPTURE_HOLD_MS = 650;
-const FLY_MS = 260;
+const FLY_MS = 300;
+const BACKLOG = 3; // more states than this waiting: draw them at once (a reconnection catching up)
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/** A loudspeaker, crossed out when muted (drawn, so it shows without an emoji font). */
+function speakerIcon(muted) {
+  const svg = document.createElementNS(SVG_NS, "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("class", "icon-svg");
+  svg.setAttribute("aria-hidden", "true");
+  const waves = muted ? "M16 9l6 6M22 9l-6 6" : "M16 8.5a5 5 0 0 1 0 7M18.5 6a8.5 8.5 0 0 1 0 12";
+  svg.innerHTML = `<path d="M3 9h4l5-4v14l-5-4H3z" fill="currentColor"/><path d="${waves}" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>`;
+  return svg;
+}
 
 export class TableScreen {
   constructor(root, tableId) {
@@ -39,6 +55,9 @@ export class TableScreen {
     this.startReadySent = false;
     this.notice = "";
     this.lastPlayText = "";
+    this.history = null;
+    this.holdPanel = false;
+    this.animating = false; // a play is being shown: the hand waits until it is done
     this.panelKey = null;
     this.keyHandler = (event) => this.onKey(event);
     document.addEventListener("keydown", this.keyHandler);
@@ -152,34 +171,82 @@ export class TableScreen {
     this.draining = false;
   }
 
-  /** Show one state; a play is animated unless more states are waiting or motion is reduced. */
+  /** Show one state; a play flies to the pile, a capture sweeps the pile to its taker, a kseri
+   * is celebrated (fades with reduced motion), unless a backlog of states is being caught up. */
   async apply(message, behind) {
     const previous = this.view;
     const event = message.event;
-    const animate = !behind && !reducedMotion() && event && event.kind === "play" && previous;
-    const from = animate ? this.playSource(event) : null;
+    const live = !(behind && this.queue.length > BACKLOG);
+    const play = event && event.kind === "play" && previous ? event : null;
+    const from = play && live ? this.playSource(play) : null;
+    const wasMyTurn = this.myTurn();
     this.table = message.table;
     this.view = message.view;
     this.seq = message.seq;
     this.fairness = message.fairness;
+    this.history = message.history ?? this.history;
     if (this.view && this.view.seat !== undefined && this.view.seat !== null) this.seat = this.view.seat;
     this.rememberCommitment();
     const deadline = message.turn_deadline;
     this.turnEnds = deadline ? message.receivedAt + (deadline.at - deadline.now) * 1000 : null;
     this.hint = null;
     if (event) this.describe(event);
-    if (animate && event.taken > 0) {
-      this.centreOverride = { top: event.card, under: previous.centre_top, size: previous.centre_size + 1 };
-      this.render();
-      await this.fly(event.card, from);
-      await sleep(CAPTURE_HOLD_MS);
-      this.centreOverride = null;
-      this.render();
-    } else {
-      this.render();
-      if (animate) await this.fly(event.card, from);
+    else if (this.myTurn()) announce(t("table.yourTurn")); // a reload or a new tab: say whose turn it is
+    const sweepEnd = play && this.view.phase !== "playing" && this.history && this.history.sweep;
+    if (play && live) {
+      this.animating = true;
+      this.holdPanel = Boolean(sweepEnd);
+      const kseri = (play.marks || []).find((m) => KSERI_KINDS.has(m.kind));
+      if (play.taken > 0) {
+        this.centreOverride = { top: play.card, under: previous.centre_top, size: previous.centre_size + 1 };
+        this.render();
+        await fly(cardSvg(play.card), from, this.root.querySelector(".pile-top"), FLY_MS);
+        if (kseri) {
+          sound(kseri.kind === "jack-kseri" ? "jackKseri" : "kseri");
+          celebrate(kseri.kind, t(`mark.${kseri.kind}`, { points: kseri.points }));
+        } else sound("capture");
+        await sleep(reducedMotion() ? 250 : CAPTURE_HOLD_MS);
+        await sweep(this.root.querySelector("#centre-pile"), this.capturedPile(play.seat));
+        this.centreOverride = null;
+      } else if (sweepEnd) {
+        this.centreOverride = { top: play.card, under: previous.centre_top, size: sweepEnd.cards };
+        this.render();
+        sound("play");
+        await fly(cardSvg(play.card), from, this.root.querySelector(".pile-top"), FLY_MS);
+      } else {
+        this.render();
+        sound("play");
+        await fly(cardSvg(play.card), from, this.root.querySelector(".pile-top"), FLY_MS);
+      }
+      if (sweepEnd) {
+        this.render();
+        await sleep(reducedMotion() ? 200 : 500);
+        sound("sweep");
+        await sweep(this.root.querySelector("#centre-pile"), this.capturedPile(sweepEnd.seat));
+        this.centreOverride = null;
+        await sleep(reducedMotion() ? 200 : 600);
+      }
+      this.holdPanel = false;
+      this.animating = false;
     }
+    this.render();
+    if (live && event && event.kind === "match-end") {
+      const mine = this.seat !== null && this.sideOf(this.seat) === event.winner;
+      sound(mine ? "win" : "matchEnd");
+      celebrate(mine ? "win" : "match-end", mine ? t("end.youWin") : t("end.wins", { side: this.sideName(event.winner) }), 2600);
+    }
+    if (live && event && event.kind === "round-end") {
+      const rise = escalation(this);
+      if (rise) announce(t("round.escalated", rise));
+    }
+    if (live && this.myTurn() && !wasMyTurn && event) sound("turn");
     this.autoReady();
+  }
+
+  /** The captured pile of a seat's side (its box, or this player's own). */
+  capturedPile(seat) {
+    return this.root.querySelector(`[data-seat="${seat}"] .captured .pile-icon`)
+      || this.root.querySelector(`.scoreboard [data-side="${this.sideOf(seat)}"] .pile-icon`);
   }
 
   autoReady() {
@@ -191,7 +258,7 @@ export class TableScreen {
 
   myTurn() {
     return this.view && this.seat !== null && this.view.turn === this.seat && this.view.phase === "playing"
-      && this.table.status === "playing" && !this.queue.length;
+      && this.table.status === "playing" && !this.queue.length && !this.animating;
   }
 
   play(card) {
@@ -216,6 +283,8 @@ export class TableScreen {
     if (cutInput && cutInput.value.trim()) message.cut = cutInput.value.trim();
     if (this.connection.send(message)) {
       this.readyRound = this.view.round;
+      this.cutText = "";
+      this.cutOpen = false;
       this.render();
     }
   }
@@ -232,6 +301,38 @@ export class TableScreen {
       navigate(`/t/${created.table.id}`);
     } catch (error) {
       this.notice = t("error.rematch", { message: error.message });
+      this.renderNotice();
+    }
+  }
+
+  /** Back to the lobby; the seat stays this browser's (the lobby offers to continue), and at a
+   * friend's table the stand-in plays for this seat after the grace period. */
+  leave() {
+    navigate("/");
+  }
+
+  /** Resign after a confirmation: the match ends, won by the other side, and is recorded so. */
+  confirmResign() {
+    const dialog = h("dialog", { class: "confirm-dialog", id: "resign-dialog", "aria-labelledby": "resign-title" },
+      h("h2", { id: "resign-title" }, t("resign.title")),
+      h("p", {}, t("resign.explain")),
+      h("form", { method: "dialog", class: "row" },
+        h("button", { type: "submit", class: "primary", id: "resign-confirm", value: "yes" }, t("resign.confirm")),
+        h("button", { type: "submit", id: "resign-cancel", value: "no", autofocus: true }, t("resign.cancel"))));
+    dialog.addEventListener("close", () => {
+      dialog.remove();
+      if (dialog.returnValue === "yes") this.resign();
+    });
+    document.body.append(dialog);
+    dialog.showModal();
+  }
+
+  async resign() {
+    const held = heldSeat(this.tableId);
+    try {
+      await api("POST", `/api/tables/${this.tableId}/resign`, undefined, held && held.token);
+    } catch (error) {
+      this.notice = t("error.resign", { message: error.message });
       this.renderNotice();
     }
   }
@@ -308,20 +409,27 @@ export class TableScreen {
   describe(event) {
     let text = "";
     if (event.kind === "play") {
-      text = t(event.seat === this.seat ? "event.youPlayed" : "event.played", { name: this.nameOf(event.seat), card: cardName(event.card) });
+      const mine = event.seat === this.seat;
+      const key = event.auto ? (mine ? `event.autoYou.${event.auto}` : `event.auto.${event.auto}`) : mine ? "event.youPlayed" : "event.played";
+      text = t(key, { name: this.nameOf(event.seat), card: cardName(event.card) });
       if (event.taken > 0) text += " " + tn("event.took", event.taken);
       for (const mark of event.marks || []) text += " " + t(`mark.${mark.kind}`, { points: mark.points });
+      const swept = this.view.phase !== "playing" && this.history && this.history.sweep;
+      if (swept) text += " " + tn(swept.seat === this.seat ? "event.sweepYou" : "event.sweep", swept.cards, { name: this.nameOf(swept.seat) });
       this.lastPlayText = text;
       const next = this.view.turn;
       if (next !== null && next === this.seat) text += " " + t("table.yourTurn");
     } else if (event.kind === "round-start") {
-      text = t("event.roundStart", { n: this.view.round + 1, dealer: this.nameOf(this.view.dealer) });
+      text = this.view.dealer === this.seat ? t("event.roundStartYou", { n: this.view.round + 1 })
+        : t("event.roundStart", { n: this.view.round + 1, dealer: this.nameOf(this.view.dealer) });
       this.lastPlayText = "";
       if (this.view.turn === this.seat) text += " " + t("table.yourTurn");
     } else if (event.kind === "round-end") {
       text = t("event.roundEnd", { n: this.view.round + 1 });
     } else if (event.kind === "match-end") {
       text = t("event.matchEnd", { side: this.sideName(event.winner) });
+    } else if (event.kind === "resign") {
+      text = event.seat === this.seat ? t("end.youResigned") : t("event.resigned", { name: this.nameOf(event.seat) });
     } else if (event.kind === "rematch") {
       text = t("event.rematch");
     } else if (event.kind === "seat" && event.seat !== this.seat) {
@@ -340,25 +448,6 @@ export class TableScreen {
       : `[data-seat="${event.seat}"] .mini-hand`;
     const node = this.root.querySelector(selector) || this.root.querySelector(`[data-seat="${event.seat}"]`);
     return node ? node.getBoundingClientRect() : null;
-  }
-
-  async fly(card, from) {
-    const pile = this.root.querySelector(".pile-top");
-    if (!from || !pile) return;
-    const to = pile.getBoundingClientRect();
-    const ghost = h("div", { class: "flying-card", "aria-hidden": "true" }, cardSvg(card));
-    Object.assign(ghost.style, { left: `${to.left}px`, top: `${to.top}px`, width: `${to.width}px`, height: `${to.height}px` });
-    document.body.append(ghost);
-    pile.style.visibility = "hidden";
-    const dx = from.left + from.width / 2 - (to.left + to.width / 2);
-    const dy = from.top + from.height / 2 - (to.top + to.height / 2);
-    const animation = ghost.animate(
-      [{ transform: `translate(${dx}px, ${dy}px) scale(0.8) rotate(-8deg)` }, { transform: "none" }],
-      { duration: FLY_MS, easing: "cubic-bezier(.2,.7,.3,1)" },
-    );
-    await animation.finished.catch(() => {});
-    ghost.remove();
-    pile.style.visibility = "";
   }
 
   // -- drawing ------------------------------------------------------------------------
@@ -390,7 +479,8 @@ export class TableScreen {
     };
     this.root.replaceChildren(h("form", { class: "panel join-panel", onsubmit: join, "aria-labelledby": "join-title" },
       h("h1", { id: "join-title" }, t("join.title")),
-      h("p", {}, t("join.intro", { rules: table.rules.name, players: table.rules.players })),
+      h("p", {}, t("join.introTarget", { rules: presetName(table.rules.name), players: table.rules.players, target: table.target })),
+      h("details", { class: "join-rules" }, h("summary", {}, t("rulesHelp.open")), renderRules(table.rules, table.target)),
       h("ul", { class: "seat-list" }, table.seats.map((s) => h("li", {}, seatName(s, table.seats)))),
       h("label", { class: "field" }, h("span", {}, t("lobby.yourName")), nameInput),
       this.notice && h("p", { class: "error", role: "alert" }, this.notice),
@@ -406,9 +496,10 @@ export class TableScreen {
     const focusId = active && this.root.contains(active) ? active.id : null;
     const handFocus = active && active.classList && active.classList.contains("card-button")
       ? [...this.root.querySelectorAll(".hand .card-button")].indexOf(active) : -1;
-    const screen = h("div", { class: "table-screen", "data-seq": this.seq ?? "" });
+    const screen = h("div", { class: "table-screen", "data-seq": this.seq ?? "", "data-players": this.table ? this.table.rules.players : "" });
     if (!this.table || !this.view) {
       // Before the first deal there is no view yet: only the seats and the invitation.
+      screen.classList.add("pre-deal");
       screen.append(h("div", { class: "topline" }, h("span", { class: "turn-status" }, t("table.waitingStatus")), this.renderConnectionBadge()));
       screen.append(this.table && this.table.status === "waiting" ? this.renderWaiting() : h("p", { class: "loading" }, t("table.loading")));
       this.root.replaceChildren(screen);
@@ -416,19 +507,24 @@ export class TableScreen {
     }
     screen.append(
       this.renderTopline(),
-      this.renderScoreboard(),
       this.renderOpponents(),
       this.renderCentre(),
-      h("p", { class: "last-play", id: "last-play" }, this.lastPlayText || "\u00a0"),
-      this.renderNoticeLine(),
+      h("p", { class: "status-line" },
+        h("span", { class: "last-play", id: "last-play" }, this.lastPlayText || "\u00a0"),
+        this.renderNoticeLine()),
       this.seat !== null ? this.renderMe() : h("p", { class: "spectating" }, t("table.watching")),
+      h("aside", { class: "table-side" },
+        this.renderScoreboard(),
+        this.showMemory && this.table.casual && this.seat !== null ? this.renderMemory() : null,
+        renderHistory(this)),
     );
-    if (this.showMemory && this.table.casual && this.seat !== null) screen.append(this.renderMemory());
-    const panel = this.renderPanel();
+    const panel = this.holdPanel ? null : this.renderPanel();
     if (panel) screen.append(h("div", { class: "backdrop", "aria-hidden": "true" }), panel);
     this.root.replaceChildren(screen);
     screen.classList.toggle("my-turn", this.myTurn());
     document.title = (this.myTurn() ? "● " : "") + t("app.title");
+    const list = screen.querySelector(".play-list");
+    if (list) list.scrollTop = list.scrollHeight;
     // Keep the keyboard where it was: same control, or the card now at the same place.
     const panelNode = this.root.querySelector(".overlay-panel");
     if (panelNode && this.panelKey !== panelNode.dataset.key) {
@@ -454,7 +550,7 @@ export class TableScreen {
   }
 
   renderNoticeLine() {
-    return h("p", { class: "notice", id: "notice", role: "alert" }, this.notice || "");
+    return h("span", { class: "notice", id: "notice", role: "alert" }, this.notice || "");
   }
 
   renderNotice() {
@@ -476,11 +572,24 @@ export class TableScreen {
       status = view.turn === this.seat ? t("table.yourTurn") : t("table.theirTurn", { name: this.nameOf(view.turn) });
     } else if (view.phase === "round-over") status = t("table.roundOver");
     else status = t("table.matchOver");
+    const muted = !soundOn();
+    const playing = this.table.status === "playing" && this.seat !== null;
     return h("div", { class: "topline" },
       h("span", { class: "round-label" }, t("table.round", { n: view.round + 1 })),
       h("span", { class: "turn-status", id: "turn-status" }, status),
       this.renderClock(),
-      this.renderConnectionBadge());
+      this.renderConnectionBadge(),
+      h("span", { class: "table-actions" },
+        h("button", { type: "button", class: "small icon", id: "rules-button", title: t("rulesHelp.open"), "aria-label": t("rulesHelp.open"), onclick: () => openRulesHelp(this.rules(), view.target) },
+          h("span", { "aria-hidden": "true" }, "?"), h("span", { class: "wide-only" }, t("rulesHelp.short"))),
+        h("button", {
+          type: "button", class: "small icon", id: "sound-button", "aria-pressed": muted ? "false" : "true", title: t("sound.toggle"), "aria-label": t("sound.toggle"),
+          onclick: () => { setSoundOn(muted); this.render(); },
+        }, speakerIcon(muted)),
+        playing && h("button", { type: "button", class: "small icon", id: "resign-button", title: t("resign.button"), "aria-label": t("resign.button"), onclick: () => this.confirmResign() },
+          h("span", { "aria-hidden": "true" }, "⚑"), h("span", { class: "wide-only" }, t("resign.short"))),
+        h("button", { type: "button", class: "small icon", id: "leave-button", title: t("leave.button"), "aria-label": t("leave.button"), onclick: () => this.leave() },
+          h("span", { "aria-hidden": "true" }, t("leave.short")))));
   }
 
   /** The seconds left for the play due, from the server's deadline (so a reload keeps the count). */
@@ -501,6 +610,22 @@ export class TableScreen {
     if (node) node.replaceWith(this.renderClock() || "");
   }
 
+  /** A side's captured pile: its size and its kseris (with this side's last capture marked). */
+  renderCaptured(side) {
+    const view = this.view;
+    const kseris = (view.marks[side] || []).filter((m) => KSERI_KINDS.has(m.kind)).length;
+    const size = view.captured_sizes[side];
+    return h("span", { class: "captured", role: "img", title: t("score.captured"), "aria-label": t("table.capturedLabel", { n: size, kseris }) },
+      h("span", { class: "pile-icon", "aria-hidden": "true" }),
+      h("span", { class: "captured-count", "aria-hidden": "true" }, size),
+      kseris > 0 && h("span", { class: "kseri-count", "aria-hidden": "true" }, `Ξ${kseris}`));
+  }
+
+  lastCapturerTag(seat) {
+    if (this.view.last_capturer !== seat) return null;
+    return h("span", { class: "tag last-capturer", title: t("table.lastCapturerHelp") }, t("table.lastCapturer"));
+  }
+
   renderScoreboard() {
     const view = this.view;
     const sides = this.sides();
@@ -513,10 +638,7 @@ export class TableScreen {
         h("span", { class: "side-name" }, this.sideName(side)),
         h("span", { class: "side-total", "aria-label": t("score.totalLabel", { total: view.totals[side], target: view.target }) },
           h("strong", {}, view.totals[side]), h("span", { class: "muted" }, ` / ${view.target}`)),
-        h("span", { class: "side-pile", title: t("score.captured") },
-          h("span", { class: "pile-icon", "aria-hidden": "true" }),
-          h("span", { class: "visually-hidden" }, t("score.captured") + ": "),
-          view.captured_sizes[side]),
+        this.renderCaptured(side),
         kseris.length > 0 && h("span", { class: "kseri-marks" },
           kseris.map((m) => h("span", { class: "kseri-mark", title: t(`markName.${m.kind}`), "aria-label": t("score.markLabel", { kind: t(`markName.${m.kind}`), card: cardName(m.card), points: m.points }) },
             "Ξ ", cardShort(m.card)))),
@@ -541,14 +663,19 @@ export class TableScreen {
       boxes.push(h("li", { class: `opponent${view.turn === seat ? " turn" : ""}`, "data-seat": seat },
         h("div", { class: "opponent-head" },
           h("span", { class: `presence ${info.kind === "bot" || info.connected ? "on" : "off"}`, "aria-hidden": "true" }),
-          h("span", { class: "opponent-name" }, this.nameOf(seat)),
+          h("span", { class: "opponent-name", title: this.nameOf(seat) },
+            h("span", { class: "name-full" }, this.nameOf(seat)),
+            info.kind === "bot" && h("span", { class: "name-short", "aria-hidden": "true" }, t("seat.botShort", { n: seat + 1 }))),
           partner && h("span", { class: "tag" }, t("table.partner")),
           info.standin && h("span", { class: "tag", title: t("table.standinHelp") }, t("table.standin")),
-          view.dealer === seat && h("span", { class: "tag dealer", title: t("table.dealer") }, t("table.dealerShort"))),
-        h("div", { class: "mini-hand", "aria-label": tn("table.handSize", size) },
-          Array.from({ length: size }, () => h("span", { class: "mini-card" }, cardSvg(null))),
-          h("span", { class: "count" }, size)),
-        view.turn === seat && h("span", { class: "thinking" }, t("table.playing"))));
+          view.dealer === seat && h("span", { class: "tag dealer", title: t("table.dealer") }, t("table.dealerShort")),
+          this.lastCapturerTag(seat)),
+        h("div", { class: "opponent-body" },
+          h("div", { class: "mini-hand", "aria-label": tn("table.handSize", size) },
+            Array.from({ length: size }, () => h("span", { class: "mini-card" }, cardSvg(null))),
+            h("span", { class: "count" }, size)),
+          this.renderCaptured(this.sideOf(seat))),
+        h("span", { class: "thinking" }, view.turn === seat ? t("table.playing") : "")));
     }
     return h("ul", { class: "opponents", "aria-label": t("table.opponents") }, boxes);
   }
@@ -566,11 +693,15 @@ export class TableScreen {
       under && h("span", { class: "pile-under" }, cardSvg(under)),
       size > 0 ? h("span", { class: "pile-top", "data-card": top }, cardSvg(top)) : h("span", { class: "pile-top empty-slot" }, t("centre.emptyShort")));
     const stock = h("div", { class: "stock", role: "img", "aria-label": tn("centre.stock", view.stock_size) },
-      view.shown && h("span", { class: "stock-shown", title: t("centre.shown", { card: cardName(view.shown) }) }, cardSvg(view.shown)),
       view.stock_size > 0 ? h("span", { class: "stock-card" }, cardSvg(null)) : h("span", { class: "stock-card empty-slot" }),
       h("span", { class: "badge" }, view.stock_size));
+    // Pisti: the stock's bottom card is shown face up to everyone; it is dealt last.
+    const shown = view.shown && h("figure", { class: "shown-card", id: "shown-card" },
+      h("span", { class: "shown-face", role: "img", "aria-label": t("centre.shown", { card: cardName(view.shown) }) }, cardSvg(view.shown)),
+      h("figcaption", { class: "caption" }, t("centre.shownCaption")));
     return h("section", { class: "centre", "aria-label": t("centre.title") },
       h("div", { class: "stock-wrap" }, stock, h("span", { class: "caption" }, t("centre.stockCaption"))),
+      shown,
       h("div", { class: "pile-wrap" }, pile,
         h("span", { class: "caption" },
           h("span", { class: "badge pile-size", id: "pile-size" }, size), " ", tn("centre.cards", size),
@@ -588,18 +719,20 @@ export class TableScreen {
       return h("li", {},
         h("button", {
           type: "button", class: `card-button${best ? " best" : ""}`, id: `hand-${index}`, "data-card": card,
-          "aria-label": label, "aria-disabled": turn ? null : "true", "aria-keyshortcuts": index < 9 ? String(index + 1) : null,
+          "aria-disabled": turn ? null : "true", "aria-keyshortcuts": index < 9 ? String(index + 1) : null,
           onclick: () => this.play(card),
-        }, cardSvg(card),
+        }, h("span", { class: "visually-hidden card-name" }, label), cardSvg(card),
         index < 9 && h("span", { class: "key-hint", "aria-hidden": "true" }, index + 1),
         value !== undefined && h("span", { class: "hint-value", "aria-hidden": "true" }, value)));
     });
     const casual = this.table.casual;
     return h("section", { class: `me${view.turn === this.seat ? " turn" : ""}`, "data-seat": this.seat, "aria-label": t("table.you") },
       h("div", { class: "me-head" },
-        h("span", { class: "opponent-name" }, (this.table.seats[this.seat] || {}).name || t("seat.you")),
+        h("span", { class: "opponent-name" }, t("seat.you")),
         view.dealer === this.seat && h("span", { class: "tag dealer", title: t("table.dealer") }, t("table.dealerShort")),
-        h("span", { class: "your-turn-flag", "aria-hidden": "true" }, turn ? t("table.yourTurnShort") : ""),
+        this.lastCapturerTag(this.seat),
+        this.renderCaptured(this.sideOf(this.seat)),
+        h("span", { class: "your-turn-flag", id: "your-turn-flag" }, turn ? t("table.yourTurnShort") : ""),
         casual && h("button", { type: "button", id: "hint-button", class: "small", disabled: !turn, onclick: () => this.askHint(), "aria-keyshortcuts": "H" }, t("hint.button")),
         casual && h("button", {
           type: "button", id: "memory-button", class: "small", "aria-pressed": this.showMemory ? "true" : "false",
@@ -610,7 +743,9 @@ export class TableScreen {
           },
         }, t("memory.button"))),
       h("ul", { class: `hand${this.hint ? " hinted" : ""}`, style: `--n:${Math.max(view.hand.length, 2)}`, "aria-label": tn("table.yourHand", view.hand.length) }, cards),
-      h("p", { class: "keys-help muted" }, t("table.keysHelp")));
+      this.hint
+        ? h("p", { class: "hint-help", id: "hint-help" }, t("hint.explain", { card: cardShort(this.hint.best) }))
+        : h("p", { class: "keys-help muted" }, t("table.keysHelp")));
   }
 
   renderMemory() {
@@ -653,9 +788,14 @@ export class TableScreen {
       return h("section", { class: "overlay-panel", role: "dialog", "aria-modal": "false", "aria-labelledby": "panel-title", "data-key": key },
         body,
         !over && this.seat !== null && h("div", { class: "ready-box" },
-          this.fairness && this.fairness.cutter === this.seat && !waitingOthers && h("label", { class: "field" },
-            h("span", {}, t("round.cut")), h("input", { id: "cut-text", type: "text", maxlength: 64, placeholder: t("round.cutPlaceholder") }),
-            h("small", {}, t("round.cutHelp"))),
+          this.fairness && this.fairness.cutter === this.seat && !waitingOthers && h("details", {
+            class: "cut-box", id: "cut-box", open: this.cutOpen, ontoggle: (e) => { this.cutOpen = e.target.open; },
+          },
+          h("summary", {}, t("round.cut")),
+          h("label", { class: "field" },
+            h("span", { class: "visually-hidden" }, t("round.cut")),
+            h("input", { id: "cut-text", type: "text", maxlength: 64, value: this.cutText || "", placeholder: t("round.cutPlaceholder"), oninput: (e) => { this.cutText = e.target.value; } }),
+            h("small", {}, t("round.cutHelp")))),
           waitingOthers
             ? h("p", { class: "muted", role: "status" }, t("round.waitingOthers"), " ",
               this.table.seats.filter((s) => s.kind === "human" && !s.ready).map((s) => seatName(s, this.table.seats)).join(", "))

@@ -1,0 +1,33 @@
+"""Resigning a match: the player's side gives up, the match ends at once (the engine's
+:meth:`~kseri.engine.Match.resign`), everyone is told, and the record says who resigned.
+
+The table's log gets a ``resign`` event (the seat) followed by ``match-end``, committed together
+like a play that ends the match, so a restart replays the resignation.
+"""
+
+from __future__ import annotations
+
+from kseri.server import db
+from kseri.server.room import Event, GameTable
+
+
+class ResignRefused(LookupError):
+    """Nothing to resign: the match has not begun or is over."""
+
+
+async def resign(table: GameTable, seat: int) -> None:
+    """End ``table``'s match because ``seat`` resigns; raises :class:`ResignRefused` when no
+    match is being played."""
+    async with table.lock:
+        state = table.state
+        match = state.match
+        if match is None or match.is_over():
+            raise ResignRefused("the match is over" if match else "the first round has not been dealt")
+        event = Event(state.seq + 1, "resign", seat)
+        applied = [(event, state.apply(event))]
+        applied.append(table._derived("match-end", {"winner": match.winner}))
+        batch = db.Batch()
+        batch.updates.append(db.set_table(table.id, finished=True))
+        await table._commit([e for e, _ in applied], batch)
+        table._broadcast(applied)
+        table._schedule()
