@@ -20,6 +20,11 @@ def serve_command(
     ready_timeout: float = typer.Option(30.0, help="Seconds to wait for players' ready before dealing."),
     rate: float = typer.Option(
         20.0, help="Messages a second one connection may send (twice as many at once)."),
+    signup_limit: int = typer.Option(5, help="Accounts one address may create an hour."),
+    signin_limit: int = typer.Option(
+        10, help="Failed sign-ins an account may see in 15 minutes (an address: five times as many)."),
+    bot_offer: float = typer.Option(
+        20.0, help="Seconds a quick-game seek waits for an opponent before a bot is offered."),
     log_level: str = typer.Option("warning", help="uvicorn's log level."),
 ) -> None:
     """Start the game server (HTTP, WebSocket and the web page) and print the address to open."""
@@ -28,7 +33,8 @@ def serve_command(
     from kseri.server import ServerSettings, create_app, default_database_url
 
     settings = ServerSettings(database_url=db or default_database_url(), bot_delay=bot_delay,
-                              grace=grace, ready_timeout=ready_timeout, rate=rate, burst=2 * rate)
+                              grace=grace, ready_timeout=ready_timeout, rate=rate, burst=2 * rate,
+                              signup_limit=signup_limit, signin_limit=signin_limit, bot_offer=bot_offer)
     shown_host = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     typer.echo(f"kseri server: open http://{shown_host}:{port}/  (database: {_safe(settings.database_url)})")
     uvicorn.run(create_app(settings), host=host, port=port, log_level=log_level,

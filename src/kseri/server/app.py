@@ -8,7 +8,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, suppress
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -22,7 +22,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from kseri.agents import AGENTS
 from kseri.rules import PRESET_SOURCES, PRESETS, Rules, RulesError
-from kseri.server import db
+from kseri.server import db, players
 from kseri.server.protocol import Hello, Play, ProtocolError, Ready, parse_client_message
 from kseri.server.room import Connection, GameTable, SeatState, hash_token
 from kseri.server.settings import ServerSettings
@@ -163,6 +163,8 @@ class Tables:
         self.settings = settings
         self.live: dict[str, GameTable] = {}
         self._loading = asyncio.Lock()
+        self.attach: Callable[[GameTable], None] = lambda table: None
+        """Hooks each table as it opens (the players' layer rates rated matches)."""
 
     async def restore(self) -> None:
         """Bring back every unfinished table from the database."""
@@ -182,11 +184,12 @@ class Tables:
                 return None
             table = GameTable.restore(stored, self.store, self.settings)
             self.live[table_id] = table
+            self.attach(table)
             table.start()
             return table
 
-    async def create(self, body: CreateTable, *, rematch_of: str | None = None,
-                     seat_creator: bool = True) -> tuple[GameTable, int | None, str | None]:
+    async def create(self, body: CreateTable, *, rematch_of: str | None = None, seat_creator: bool = True,
+                     rated: bool = False) -> tuple[GameTable, int | None, str | None]:
         """A new table; the creator takes its first person's seat (if any and ``seat_creator``)."""
         try:
             given = body.rules
@@ -217,9 +220,10 @@ class Tables:
         table_id = secrets.token_urlsafe(9)
         table, batch = GameTable.new(table_id, rules, seats, casual=body.casual, public=body.public,
                                      clock=body.clock, store=self.store, settings=self.settings,
-                                     rematch_of=rematch_of)
+                                     rematch_of=rematch_of, rated=rated)
         await self.store.write(batch)
         self.live[table_id] = table
+        self.attach(table)
         table.start()
         return table, creator, token
 
@@ -250,12 +254,21 @@ def create_app(settings: ServerSettings) -> FastAPI:
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         store = await db.Store.open(settings.database_url)
         tables = Tables(store, settings)
+
+        async def open_rated(family: str, clock: int) -> GameTable:
+            body = CreateTable(rules=family, clock=clock, casual=False, public=False)
+            return (await tables.create(body, seat_creator=False, rated=True))[0]
+
+        app.state.players = players.Players(store, tables.live, settings, open_rated)
+        tables.attach = app.state.players.attach
         await tables.restore()
         state["tables"] = tables
         forgetting = asyncio.create_task(tables.forget_idle())
+        app.state.players.start()
         try:
             yield
         finally:
+            await app.state.players.stop()
             forgetting.cancel()
             tables.close()
             await store.close()
@@ -263,6 +276,8 @@ def create_app(settings: ServerSettings) -> FastAPI:
     app = FastAPI(title="kseri", version="1", lifespan=lifespan,
                   description="The kseri game server: tables, seats, the lobby and game records. "
                   "Play happens on the WebSocket /ws/tables/{id} (docs/protocol.md).")
+
+    players.install(app)
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, error: ApiError) -> JSONResponse:
@@ -364,7 +379,7 @@ def create_app(settings: ServerSettings) -> FastAPI:
     @app.websocket("/ws/tables/{table_id}")
     async def play_socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
-        connection = Connection(websocket, settings)
+        connection = Connection(websocket, settings, await app.state.players.websocket_user(websocket))
         sender = asyncio.create_task(connection.send_forever())
         table = await tables().get(table_id)
         try:

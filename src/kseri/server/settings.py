@@ -39,3 +39,9 @@ class ServerSettings:
     """Messages per second a connection may send on average (token bucket)."""
     burst: float = 40.0
     """Messages a connection may send at once (the bucket's size)."""
+    signup_limit: int = 5
+    """Accounts one address may create an hour."""
+    signin_limit: int = 10
+    """Failed sign-ins an account may see in 15 minutes (an address: five times as many)."""
+    bot_offer: float = 20.0
+    """Seconds a quick-game seek waits for an opponent before the page offers a bot."""
