@@ -42,9 +42,7 @@ MODEL = PlackettLuce(mu=START, sigma=START_SIGMA, beta=BETA, tau=TAU)
 """The rating model every family uses."""
 
 BOT_RATINGS: dict[str, dict[str, int]] = {
-    "greek": {"random": 1000, "greedy": 1287, "expert": 1640, "master": 1708},
-    "pisti": {"random": 1000, "greedy": 1209, "expert": 1433, "master": 1467},
-    "classic": {"random": 1000, "greedy": 1270, "expert": 1576, "master": 1611},
+    "greek": {"random": 1000, "greedy": 1446, "expert": 1738, "master": 1744},
 }
 """Each bot level's strength per family on the players' scale: the bench ladder's Elo
 (``kseri tournament random greedy expert master --rules FAMILY --deals 100 --matches 0``),
