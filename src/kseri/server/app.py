@@ -417,6 +417,9 @@ def create_app(settings: ServerSettings) -> FastAPI:
     async def invite(table_id: str) -> HTMLResponse | FileResponse:
         return await index()
 
+    for page in ("/account", "/p/{username}", "/leaderboard", "/leaderboard/{family}"):  # docs/players.md
+        app.add_api_route(page, index, include_in_schema=False, response_model=None)
+
     return app
 
 

@@ -3,6 +3,7 @@
 import { api, holdSeat, playerName, setPlayerName } from "./api.js";
 import { h, navigate } from "./dom.js";
 import { t, tn } from "./i18n.js";
+import { QuickGame } from "./players.js";
 
 /** The options offered in the form, in this order; the others keep the preset's value. */
 const OPTIONS = [
@@ -59,6 +60,7 @@ export class LobbyScreen {
     };
     this.error = "";
     this.busy = false;
+    this.quick = new QuickGame();
   }
 
   async start() {
@@ -73,6 +75,7 @@ export class LobbyScreen {
       this.error = t("error.server", { message: error.message });
     }
     this.render();
+    if (this.presets) this.quick.start(this.presets);
     this.poll();
   }
 
@@ -88,6 +91,7 @@ export class LobbyScreen {
 
   destroy() {
     clearTimeout(this.timer);
+    this.quick.destroy();
   }
 
   refresh() {
@@ -186,6 +190,7 @@ export class LobbyScreen {
           h("button", { type: "button", class: "primary big", id: "quick-play", disabled: this.busy || !this.presets, onclick: () => this.quickPlay() },
             t("lobby.quickPlay")),
           h("span", {}, t("lobby.quickPlayHelp", { level: levelName(this.form.level) }))),
+        this.quick.element,
         h("details", { class: "how-to" },
           h("summary", {}, t("howto.title")),
           h("ul", {}, ["capture", "jack", "kseri", "score", "match"].map((k) => h("li", {}, t(`howto.${k}`))))),
