@@ -33,3 +33,4 @@ def test_tables_of_three_and_four() -> None:
     found = groups(seeks, 3, now=0.0)
     assert [len(group) for group in found] == [3, 3]
     assert len(groups(seeks, 4, now=0.0)) == 1
+

@@ -12,7 +12,7 @@ import httpx
 from playerkit import Browser, Player
 from serverkit import Server
 
-from kseri.server.ratings import Rating, rate
+from kseri.server.ratings import Rating, rate, side_ranks
 
 
 def seek(browser: Browser, family: str = "greek", clock: int = 60) -> str:
@@ -138,3 +138,52 @@ def test_a_lone_seek_is_offered_a_bot_and_can_be_withdrawn(start_server: Callabl
     assert eleni.http.delete(f"/api/seeks/{seek_id}", headers={"X-CSRF-Token": eleni.csrf}).json() == {
         "status": "cancelled"}
     assert httpx.get(f"{server.http}/api/seeks").json()["seeks"] == []
+
+
+def play_table(browsers: list[Browser], family: str) -> tuple[dict[str, int], dict[str, Any]]:
+    """Everyone seeks ``family``; they are paired at one table and play it out. Each player's
+    seat, and the final state."""
+    seeks = [seek(browser, family) for browser in browsers]
+    seats = [paired(browser, seek_id) for browser, seek_id in zip(browsers, seeks, strict=True)]
+    assert len({s["table"] for s in seats}) == 1
+    table_id = seats[0]["table"]
+
+    async def play() -> dict[str, Any]:
+        players = [await Player.connect(browser, table_id) for browser in browsers]
+        finals = await asyncio.gather(*(p.play_to_the_end(300) for p in players))
+        for player in players:
+            await player.close()
+        return finals[0]
+
+    final = asyncio.run(play())
+    return {b.username: s["seat"] for b, s in zip(browsers, seats, strict=True)}, final
+
+
+def test_a_partnership_rates_both_partners_as_a_team(start_server: Callable[..., Server],
+                                                     sqlite_url: str) -> None:
+    server = start_server(sqlite_url)
+    browsers = [Browser(server) for _ in range(4)]
+    for browser, name in zip(browsers, ("Eleni", "Nikos", "Maria", "Petros"), strict=True):
+        browser.sign_up(name)
+    seats, final = play_table(browsers, "partnership")
+    winner = final["table"]["winner"]
+    after = rate([[Rating(), Rating()], [Rating(), Rating()]], [0, 1])
+    won, lost = round(after[0][0].mu), round(after[1][0].mu)
+    assert (won, lost) == (1585, 1415)  # worked out by hand in test_ratings
+    for name, seat in seats.items():
+        entry = wait_for_rating(server, name)
+        assert entry["family"] == "partnership"
+        assert entry["rating"] == (won if seat % 2 == winner else lost), (name, seat, winner)
+
+
+def test_three_players_are_rated_by_their_places(start_server: Callable[..., Server],
+                                                  sqlite_url: str) -> None:
+    server = start_server(sqlite_url)
+    browsers = [Browser(server) for _ in range(3)]
+    for browser, name in zip(browsers, ("Eleni", "Nikos", "Maria"), strict=True):
+        browser.sign_up(name)
+    seats, final = play_table(browsers, "three-player")
+    ranks = side_ranks(3, final["table"]["winner"], final["table"]["totals"])
+    expected = rate([[Rating()], [Rating()], [Rating()]], ranks)
+    for name, seat in seats.items():
+        assert wait_for_rating(server, name)["rating"] == round(expected[seat][0].mu), name

@@ -45,6 +45,8 @@ DELETED_NAME = "deleted player"
 """What a deleted account's seats show."""
 MAX_CLAIMS = 200
 """Seats one request may claim."""
+THROTTLE_KEYS = 10_000
+"""Keys a throttle holds before it drops the expired ones (so a flood of names cannot fill memory)."""
 
 users = Table(
     "users", db.metadata,
@@ -152,8 +154,12 @@ class Throttle:
         return events[0] + self.window - now if len(events) >= self.limit else 0.0
 
     def hit(self, key: str) -> None:
-        """Count one event for ``key``."""
-        self._events.setdefault(key, deque()).append(time.monotonic())
+        """Count one event for ``key`` (past :data:`THROTTLE_KEYS` keys, the expired ones go)."""
+        now = time.monotonic()
+        if len(self._events) >= THROTTLE_KEYS:
+            for old in [k for k, events in self._events.items() if events[-1] <= now - self.window]:
+                del self._events[old]
+        self._events.setdefault(key, deque()).append(now)
 
     def clear(self, key: str) -> None:
         """Forget ``key``'s events (a successful sign-in)."""
