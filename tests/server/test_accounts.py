@@ -60,8 +60,8 @@ def test_an_unknown_user_and_a_wrong_password_get_the_same_answer(start_server: 
 
 
 def test_usernames_are_unique_case_insensitively_after_normalisation(start_server: Callable[..., Server],
-                                                                     sqlite_url: str) -> None:
-    server = start_server(sqlite_url, signup_limit="10")
+                                                                     database_url: str) -> None:
+    server = start_server(database_url, signup_limit="10")
     browser = Browser(server)
     browser.sign_up("Eleni")
     for same in ("ELENI", "eleni", "Ｅｌｅｎｉ"):  # the last in full-width letters (NFKC: Eleni)
@@ -181,8 +181,8 @@ def finished_guest_game(server: Server, name: str) -> tuple[str, str]:
 
 
 def test_a_guest_who_signs_up_keeps_the_games_of_this_browser(start_server: Callable[..., Server],
-                                                             sqlite_url: str) -> None:
-    server = start_server(sqlite_url)
+                                                             database_url: str) -> None:
+    server = start_server(database_url)
     table, token = finished_guest_game(server, "Eleni")
     other_table, other_token = finished_guest_game(server, "Someone else")
     eleni = Browser(server)

@@ -47,8 +47,8 @@ def wait_for_rating(server: Server, username: str) -> dict[str, Any]:
 
 
 def test_two_players_pair_play_a_rated_match_and_are_rated(start_server: Callable[..., Server],
-                                                           sqlite_url: str) -> None:
-    server = start_server(sqlite_url)
+                                                           database_url: str) -> None:
+    server = start_server(database_url)
     eleni, nikos = Browser(server), Browser(server)
     eleni.sign_up("Eleni")
     nikos.sign_up("Nikos")
