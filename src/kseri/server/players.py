@@ -8,8 +8,10 @@ post-game analysis, tied to the tables (``docs/players.md``).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
+import os
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -44,6 +46,8 @@ log = logging.getLogger("kseri.server")
 LEADERBOARD_SIZE = 50
 ACTIVE_DAYS = 30
 """A leaderboard lists players rated in the last this many days."""
+ANALYSIS_NICENESS = 10
+"""How much lower the analysis worker's CPU priority is than the server's."""
 STATS_GAMES = 200
 """The latest games a profile's statistics are worked out from."""
 
@@ -55,6 +59,12 @@ analyses = Table(
 
 OpenRated = Callable[[str, int], Awaitable[GameTable]]
 """Opens a rated table of a family with a clock, every seat free and not public."""
+
+
+def _lower_priority() -> None:
+    """Run the analysis worker below the server's priority: play stays quick on a busy machine."""
+    with contextlib.suppress(OSError):
+        os.nice(ANALYSIS_NICENESS)
 
 
 def _analyse(record: dict[str, Any]) -> dict[str, Any]:
@@ -275,7 +285,7 @@ class Players:
             if not record["complete"]:
                 raise AccountError(409, "not-finished", "the match is not over yet")
             if self._workers is None:
-                self._workers = ProcessPoolExecutor(max_workers=1)
+                self._workers = ProcessPoolExecutor(max_workers=1, initializer=_lower_priority)
             running = asyncio.get_running_loop().run_in_executor(self._workers, _analyse, record)
             self._analysing[table_id] = running
             running.add_done_callback(lambda _: self._analysing.pop(table_id, None))
