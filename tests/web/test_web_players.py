@@ -108,3 +108,23 @@ def test_sign_up_pair_play_rated_and_see_ratings_profiles_and_analysis(
     eleni.click("#replay-next")
     expect(eleni.locator("#analysis-note")).to_contain_text("played")
     screenshot(eleni, "players-analysis")
+
+
+def test_a_guest_keeps_the_games_of_this_browser_and_later_games_follow_the_account(
+        players_server: str, new_context: ContextFactory, page_errors: PageErrors) -> None:
+    from browser_helpers import play_until, start_bot_game
+
+    url = players_server
+    page = page_errors.watch(new_context(DESKTOP).new_page())
+    guest_table = start_bot_game(page, url, name="Eleni", level="greedy", target=20)
+    play_until(page, ".match-end")
+    expect(page.locator("#nav-sign-in")).to_be_visible()
+    sign_up(page, url, "Eleni")
+    expect(page.locator(f'#game-list .game-item[data-table="{guest_table}"]')).to_be_visible()
+    # signed in, a casual game against a bot joins the account as it is played
+    table = start_bot_game(page, url, name="Eleni", level="random", target=20)
+    play_until(page, ".match-end")
+    page.goto(f"{url}/p/Eleni")
+    expect(page.locator("#game-list .game-item")).to_have_count(2)
+    expect(page.locator(f'#game-list .game-item[data-table="{table}"]')).to_be_visible()
+    expect(page.locator(".rating-list")).to_have_count(0)  # casual games are not rated

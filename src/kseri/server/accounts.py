@@ -305,7 +305,7 @@ class Accounts:
     async def claim(self, user: User, grants: Iterable[tuple[str, str]]) -> list[dict[str, Any]]:
         """Make the seats these ``(table, token)`` pairs hold the account's (seats already held
         by another account are left alone); the seats claimed."""
-        claimed = []
+        claimed, new = [], []
         async with self.store.engine.connect() as connection:
             for table_id, token in grants:
                 digest = hashlib.sha256(token.encode()).hexdigest()
@@ -316,9 +316,11 @@ class Accounts:
                     mine = owner in (None, user.id)
                     if stored is not None and hmac.compare_digest(stored, digest) and mine:
                         claimed.append({"table": table_id, "seat": seat})
-        if claimed:
+                        if owner is None:
+                            new.append(claimed[-1])
+        if new:
             batch = db.Batch()
-            for entry in claimed:
+            for entry in new:
                 batch.updates.append(db.set_seat(entry["table"], entry["seat"], user_id=user.id))
             await self.store.write(batch)
         return claimed

@@ -6,6 +6,7 @@ import { h, navigate } from "./dom.js";
 import { t } from "./i18n.js";
 
 let account = null; // {id, username, csrf} once signed in
+const claimed = new Set(); // tables whose held seat was given to the account this visit
 
 /** Ask the server who is signed in (the session cookie), then redraw the top bar. */
 export async function loadAccount() {
@@ -16,6 +17,18 @@ export async function loadAccount() {
   }
   renderAccountNav();
   return account;
+}
+
+/** Make the seats this browser holds the signed-in account's (new ones since the last call). */
+export async function claimHeldSeats() {
+  const seats = heldSeats().filter((held) => !claimed.has(held.table)).slice(0, 200);
+  if (!account || !seats.length) return;
+  try {
+    await accountApi("POST", "/api/account/seats", { seats });
+    for (const held of seats) claimed.add(held.table);
+  } catch {
+    // tried again on the next page
+  }
 }
 
 /** The signed-in account, or null. */

@@ -5,7 +5,7 @@ import { loadDeck } from "./cards.js";
 import { LobbyScreen } from "./lobby.js";
 import { TableScreen } from "./table.js";
 import { ReplayScreen } from "./replay.js";
-import { AccountScreen, loadAccount, renderAccountNav } from "./account.js";
+import { AccountScreen, claimHeldSeats, loadAccount, renderAccountNav } from "./account.js";
 import { LeaderboardScreen, ProfileScreen } from "./players.js";
 
 let screen = null;
@@ -25,6 +25,7 @@ function route() {
   else if (location.hash === "#replay") screen = new ReplayScreen(root, null);
   else screen = new LobbyScreen(root);
   screen.start();
+  claimHeldSeats();
 }
 
 function setupPreferences() {
