@@ -235,6 +235,8 @@ def test_a_deleted_account_is_gone_and_its_games_show_a_deleted_player(
     assert data.status_code == 200 and "attachment" in data.headers["content-disposition"]
     exported = data.json()
     assert exported["account"]["username"] == "Eleni" and [g["table"] for g in exported["games"]] == [table]
+    assert [set(s) for s in exported["account"]["sessions"]] == [{"created", "expires"}]
+    assert "password" not in json.dumps(exported) and eleni.session not in json.dumps(exported)
     error(eleni.post("/api/account/delete", {"password": "wrong password"}), 403, "bad-credentials")
     answer = eleni.post("/api/account/delete", {"password": PASSWORD})
     assert answer.status_code == 204 and 'kseri_session=""' in answer.headers["set-cookie"]

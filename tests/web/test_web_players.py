@@ -79,7 +79,8 @@ def test_sign_up_pair_play_rated_and_see_ratings_profiles_and_analysis(
 
     play_the_match((eleni, nikos))
     screenshot(eleni, "players-rated-match-end")
-    won = "You won" in eleni.locator(".match-end h2").inner_text()
+    won = "You win" in eleni.locator(".match-end h2").inner_text()
+    assert won != ("You win" in nikos.locator(".match-end h2").inner_text())
     winner, loser = ("Eleni", "Nikos") if won else ("Nikos", "Eleni")
 
     eleni.goto(f"{url}/p/{winner}")

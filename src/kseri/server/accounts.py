@@ -228,7 +228,7 @@ class Accounts:
             row = (await connection.execute(
                 select(users.c.id, users.c.username, users.c.password_hash).where(users.c.username_key == key)
             )).first()
-        good = await self._verify(password[:PASSWORD_LENGTH[1] * 4], row[2] if row else self._dummy)
+        good = await self._verify(password, row[2] if row else self._dummy)
         if row is None or not good:
             self.failures_by_account.hit(key)
             self.failures_by_address.hit(address)
@@ -256,7 +256,11 @@ class Accounts:
                 select(users.c.id, users.c.username, sessions.c.csrf, sessions.c.expires)
                 .join(sessions, sessions.c.user_id == users.c.id).where(sessions.c.token_hash == digest)
             )).first()
-        if row is None or row[3] < time.time():
+        if row is None:
+            return None
+        if row[3] < time.time():
+            async with self.store.engine.begin() as connection:
+                await connection.execute(delete(sessions).where(sessions.c.token_hash == digest))
             return None
         return User(row[0], row[1], row[2], digest)
 
@@ -295,12 +299,15 @@ class Accounts:
             await connection.execute(delete(users).where(users.c.id == user.id))
 
     async def profile_row(self, user_id: str) -> dict[str, Any]:
-        """The account's public fields."""
+        """The account's fields (not its password hash) and its sessions' times (not their tokens)."""
         async with self.store.engine.connect() as connection:
             row = (await connection.execute(
                 select(users.c.id, users.c.username, users.c.created).where(users.c.id == user_id)
             )).mappings().one()
-        return dict(row)
+            times = (await connection.execute(
+                select(sessions.c.created, sessions.c.expires).where(sessions.c.user_id == user_id)
+                .order_by(sessions.c.created))).mappings().all()
+        return {**row, "sessions": [dict(t) for t in times]}
 
     async def claim(self, user: User, grants: Iterable[tuple[str, str]]) -> list[dict[str, Any]]:
         """Make the seats these ``(table, token)`` pairs hold the account's (seats already held
