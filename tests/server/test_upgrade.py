@@ -10,34 +10,93 @@ import shutil
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import httpx
+from alembic import command
+from alembic.config import Config
 from playerkit import Browser, Player
 from serverkit import Server
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import create_async_engine
 
 from kseri.records import replay_record, verify_record
+from kseri.server import db
 
 DATA = Path(__file__).parent / "data"
 
 
-def test_a_release_database_upgrades_in_place(start_server: Callable[..., Server], tmp_path: Path) -> None:
-    path = tmp_path / "kseri.db"
-    shutil.copy(DATA / "release-0.1.0.db", path)
-    known = json.loads((DATA / "release-0.1.0.json").read_text())
-    before = sqlite3.connect(path)
-    assert before.execute("SELECT version_num FROM alembic_version").fetchone() == ("0001",)
-    counts = {name: before.execute(f"SELECT count(*) FROM {name}").fetchone()[0]
-              for name in ("tables", "seats", "rounds", "events")}
-    before.close()
+TABLES = ("tables", "seats", "rounds", "events")
+BOOLEANS = {"casual", "public", "finished"}
 
-    server = start_server(f"sqlite+aiosqlite:///{path}")
-    after = sqlite3.connect(path)
-    assert after.execute("SELECT version_num FROM alembic_version").fetchone() == ("0002",)
+
+def release_rows() -> dict[str, list[dict[str, Any]]]:
+    """Every row of the release's database, by table."""
+    source = sqlite3.connect(DATA / "release-0.1.0.db")
+    source.row_factory = sqlite3.Row
+    try:
+        return {name: [dict(row) for row in source.execute(f"SELECT * FROM {name}")] for name in TABLES}
+    finally:
+        source.close()
+
+
+async def _query(url: str, sql: str) -> list[tuple[Any, ...]]:
+    engine = create_async_engine(url)
+    try:
+        async with engine.connect() as connection:
+            return [tuple(row) for row in await connection.execute(text(sql))]
+    finally:
+        await engine.dispose()
+
+
+def query(url: str, sql: str) -> list[tuple[Any, ...]]:
+    return asyncio.run(_query(url, sql))
+
+
+async def _release_schema_with_rows(url: str) -> None:
+    """The release's schema (migration 0001, as release 0.1.0 made it) holding its rows."""
+    engine = create_async_engine(url)
+
+    def migrate(connection: Any) -> None:
+        config = Config(str(db.HERE / "alembic.ini"))
+        config.set_main_option("script_location", str(db.HERE / "migrations"))
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0001")
+
+    try:
+        async with engine.begin() as connection:
+            await connection.run_sync(migrate)
+            for name, rows in release_rows().items():
+                for row in rows:
+                    values = {k: bool(v) if k in BOOLEANS else v for k, v in row.items()}
+                    columns = ", ".join(values)
+                    marks = ", ".join(f":{k}" for k in values)
+                    await connection.execute(text(f"INSERT INTO {name} ({columns}) VALUES ({marks})"), values)
+    finally:
+        await engine.dispose()
+
+
+def test_a_release_database_upgrades_in_place(start_server: Callable[..., Server], database_url: str,
+                                              tmp_path: Path) -> None:
+    """On SQLite, the release's own file; on PostgreSQL, its schema (migration 0001) holding
+    the same rows."""
+    known = json.loads((DATA / "release-0.1.0.json").read_text())
+    if database_url.startswith("sqlite"):
+        path = tmp_path / "release.db"
+        shutil.copy(DATA / "release-0.1.0.db", path)
+        database_url = f"sqlite+aiosqlite:///{path}"
+    else:
+        asyncio.run(_release_schema_with_rows(database_url))
+    assert query(database_url, "SELECT version_num FROM alembic_version") == [("0001",)]
+    counts = {name: len(rows) for name, rows in release_rows().items()}
+    assert all(counts.values())
+
+    server = start_server(database_url)
+    assert query(database_url, "SELECT version_num FROM alembic_version") == [("0002",)]
     for name, count in counts.items():
-        assert after.execute(f"SELECT count(*) FROM {name}").fetchone()[0] == count, name
-    assert after.execute("SELECT count(*) FROM tables WHERE rated").fetchone() == (0,)
-    assert after.execute("SELECT count(*) FROM seats WHERE user_id IS NOT NULL").fetchone() == (0,)
-    after.close()
+        assert query(database_url, f"SELECT count(*) FROM {name}") == [(count,)], name
+    assert query(database_url, "SELECT count(*) FROM tables WHERE rated") == [(0,)]
+    assert query(database_url, "SELECT count(*) FROM seats WHERE user_id IS NOT NULL") == [(0,)]
 
     for table_id in known["finished"]:
         record = httpx.get(f"{server.http}/api/tables/{table_id}/record", timeout=10).json()
