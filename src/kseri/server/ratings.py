@@ -44,6 +44,7 @@ MODEL = PlackettLuce(mu=START, sigma=START_SIGMA, beta=BETA, tau=TAU)
 BOT_RATINGS: dict[str, dict[str, int]] = {
     "greek": {"random": 1000, "greedy": 1446, "expert": 1738, "master": 1744},
     "pisti": {"random": 1000, "greedy": 1274, "expert": 1439, "master": 1399},
+    "classic": {"random": 1000, "greedy": 1254, "expert": 1388, "master": 1379},
 }
 """Each bot level's strength per family on the players' scale: the bench ladder's Elo
 (``kseri tournament random greedy expert master --rules FAMILY --deals 100 --matches 0``),
