@@ -95,6 +95,13 @@ def test_two_players_pair_play_a_rated_match_and_are_rated(start_server: Callabl
     assert [(p["rank"], p["username"]) for p in board] == [(1, winner), (2, loser)]
     games = eleni.http.get("/api/players/Eleni/games").text.splitlines()
     assert len(games) == 1 and table_id in games[0]
+    filtered = ((winner, "win", 1), (winner, "loss", 0), (loser, "loss", 1), (loser, "win", 0))
+    for name, result, count in filtered:
+        query = {"result": result, "family": "greek"}
+        answer = httpx.get(f"{server.http}/api/players/{name}/games", params=query)
+        assert answer.headers["content-type"].startswith("application/x-ndjson")
+        assert len(answer.text.splitlines()) == count, (name, result)
+    assert httpx.get(f"{server.http}/api/players/Eleni/games", params={"family": "pisti"}).text == ""
     profile = httpx.get(f"{server.http}/api/players/Eleni").json()
     assert profile["statistics"]["games"] == 1 and profile["statistics"]["points_per_round"] > 0
 

@@ -228,7 +228,7 @@ export class ProfileScreen {
     const p = this.profile;
     const stats = p.statistics;
     const percent = (x) => (x === null ? "–" : `${Math.round(100 * x)}%`);
-    const accuracy = stats.accuracy.length ? `${stats.accuracy[stats.accuracy.length - 1].accuracy ?? "–"}%` : "–";
+    const accuracy = stats.accuracy.length ? stats.accuracy.map((game) => `${game.accuracy ?? "–"}%`).slice(-10).join(" → ") : "–";
     this.root.replaceChildren(h("div", { class: "profile" },
       h("h1", { id: "profile-name" }, p.username),
       h("section", { class: "panel", "aria-labelledby": "ratings-title" },
