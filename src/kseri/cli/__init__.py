@@ -43,4 +43,4 @@ def main() -> None:
 
 
 # Each command module registers its commands on ``app``.
-from kseri.cli import bench_cmd, learn_cmd, play_cmd, records_cmd, rules_cmd, serve_cmd  # noqa: E402,F401
+from kseri.cli import analyse_cmd, bench_cmd, learn_cmd, play_cmd, records_cmd, rules_cmd, serve_cmd  # noqa: E402,F401

@@ -28,6 +28,8 @@ def serve_command(
     allow_origin: Annotated[list[str] | None, typer.Option(
         help="Another origin whose pages may connect (repeatable; '*' for any). The server's "
         "own origin always may.")] = None,
+    bot_offer: float = typer.Option(
+        20.0, help="Seconds a quick-game seek waits for an opponent before a bot is offered."),
     log_level: str = typer.Option("warning", help="uvicorn's log level."),
 ) -> None:
     """Start the game server (HTTP, WebSocket and the web page) and print the address to open."""
@@ -46,7 +48,7 @@ def serve_command(
     settings = ServerSettings(database_url=db or default_database_url(), bot_delay=bot_delay,
                               grace=grace, ready_timeout=ready_timeout,
                               limits=bounds,
-                              allowed_origins=tuple(allow_origin or ()))
+                              allowed_origins=tuple(allow_origin or ()), bot_offer=bot_offer)
 
     problem = _cannot_listen(host, port)
     if problem:

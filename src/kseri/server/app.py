@@ -8,7 +8,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, suppress
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -23,7 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from kseri.agents import AGENTS
 from kseri.records import record_problems
 from kseri.rules import PRESET_SOURCES, PRESETS, Rules, RulesError
-from kseri.server import db
+from kseri.server import db, players
 from kseri.server.learn import router as learn_router
 from kseri.server.limits import (
     BodyLimit,
@@ -190,6 +190,8 @@ class Tables:
         self.search = search
         self.live: dict[str, GameTable] = {}
         self._loading = asyncio.Lock()
+        self.attach: Callable[[GameTable], None] = lambda table: None
+        """Hooks each table as it opens (the players' layer rates rated matches)."""
 
     async def restore(self) -> None:
         """Bring back every unfinished table from the database."""
@@ -209,11 +211,12 @@ class Tables:
                 return None
             table = GameTable.restore(stored, self.store, self.settings, self.search)
             self.live[table_id] = table
+            self.attach(table)
             table.start()
             return table
 
-    async def create(self, body: CreateTable, *, rematch_of: str | None = None,
-                     seat_creator: bool = True) -> tuple[GameTable, int | None, str | None]:
+    async def create(self, body: CreateTable, *, rematch_of: str | None = None, seat_creator: bool = True,
+                     rated: bool = False) -> tuple[GameTable, int | None, str | None]:
         """A new table; the creator takes its first person's seat (if any and ``seat_creator``)."""
         if len(self.live) >= self.settings.limits.max_live_tables:
             raise ApiError(503, "too-many-tables", "the server holds as many tables as it can; try again "
@@ -249,7 +252,7 @@ class Tables:
         table_id = secrets.token_urlsafe(9)
         table, batch = GameTable.new(table_id, rules, seats, casual=body.casual, public=body.public,
                                      clock=body.clock, store=self.store, settings=self.settings,
-                                     search=self.search, rematch_of=rematch_of)
+                                     search=self.search, rematch_of=rematch_of, rated=rated)
         try:
             await self.store.write(batch)
         except Exception:
@@ -257,6 +260,7 @@ class Tables:
             raise ApiError(503, "storage-unavailable", "the server cannot store new tables right now "
                            "(its database refused the write); try again later", retry_after=30) from None
         self.live[table_id] = table
+        self.attach(table)
         table.start()
         return table, creator, token
 
@@ -307,13 +311,22 @@ def create_app(settings: ServerSettings) -> FastAPI:
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         store = await db.Store.open(settings.database_url)
         tables = Tables(store, settings, SearchPool(settings.search_workers, settings.limits.search_queue))
+
+        async def open_rated(family: str, clock: int) -> GameTable:
+            body = CreateTable(rules=family, clock=clock, casual=False, public=False)
+            return (await tables.create(body, seat_creator=False, rated=True))[0]
+
+        app.state.players = players.Players(store, tables.live, settings, open_rated, tables.search)
+        tables.attach = app.state.players.attach
         await tables.restore()
         state["tables"] = tables
         sweep_every = min(60.0, settings.limits.waiting_expiry / 2)
         forgetting = asyncio.create_task(tables.forget_idle(every=sweep_every))
+        app.state.players.start()
         try:
             yield
         finally:
+            await app.state.players.stop()
             forgetting.cancel()
             tables.close()
             await store.close()
@@ -326,6 +339,7 @@ def create_app(settings: ServerSettings) -> FastAPI:
     table_allowance = KeyedBuckets(limits.tables_per_minute / 60, limits.tables_burst)
     connection_allowance = KeyedBuckets(limits.connections_per_address / 60, limits.connections_per_address)
     sockets = Counter(limits.connections_per_address)
+    players.install(app)
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, error: ApiError) -> JSONResponse:
@@ -487,7 +501,7 @@ def create_app(settings: ServerSettings) -> FastAPI:
 
     async def _serve_socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
-        connection = Connection(websocket, settings)
+        connection = Connection(websocket, settings, await app.state.players.websocket_user(websocket))
         handler = asyncio.current_task()
         assert handler is not None
         connection.on_drop = handler.cancel
@@ -538,6 +552,9 @@ def create_app(settings: ServerSettings) -> FastAPI:
     @app.get("/t/{table_id}", include_in_schema=False, response_model=None)
     async def invite(table_id: str) -> HTMLResponse | FileResponse:
         return await index()
+
+    for page in ("/account", "/p/{username}", "/leaderboard", "/leaderboard/{family}"):  # docs/players.md
+        app.add_api_route(page, index, include_in_schema=False, response_model=None)
 
     app.add_middleware(BodyLimit, limit=limits.max_body)
     app.add_middleware(SecurityHeaders)

@@ -62,6 +62,7 @@ tables = Table(
     Column("finished", Boolean, nullable=False, index=True),
     Column("rematch_of", String(40), nullable=True),
     Column("rematch", String(40), nullable=True),
+    Column("rated", Boolean, nullable=False, default=False),
 )
 seats = Table(
     "seats", metadata,
@@ -71,6 +72,7 @@ seats = Table(
     Column("level", String(40), nullable=True),
     Column("name", String(80), nullable=True),
     Column("token_hash", String(64), nullable=True),
+    Column("user_id", String(24), nullable=True, index=True),  # the account holding it (accounts.py)
 )
 rounds = Table(
     "rounds", metadata,

@@ -59,6 +59,10 @@ class Limits:
     (1008) and its seat counts as away."""
     search_queue: int = 8
     """Hint requests waiting for the search workers; past it hints answer ``busy``."""
+    signups_per_hour: int = 5
+    """Accounts one address may create an hour."""
+    failed_signins: int = 10
+    """Failed sign-ins an account may see in 15 minutes (an address: five times as many)."""
 
     @classmethod
     def from_spec(cls, spec: str) -> Limits:

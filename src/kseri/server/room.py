@@ -18,7 +18,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -113,6 +113,8 @@ class GameState:
         """The last event that changed whose turn it is (a play must have seen it)."""
         self.readies: set[int] = set()
         self.cut = ""
+        self.forfeit: tuple[int, int] | None = None
+        """A rated match abandoned: the seat that forfeited it and the side that won."""
         self._results: tuple[int, list[dict[str, Any]]] = (0, [])
         self.history = RoundHistory()
 
@@ -121,7 +123,14 @@ class GameState:
         """``waiting`` (before the first deal), ``playing`` or ``finished``."""
         if self.match is None:
             return "waiting"
-        return "finished" if self.match.is_over() else "playing"
+        return "finished" if self.match.is_over() or self.forfeit is not None else "playing"
+
+    @property
+    def winner(self) -> int | None:
+        """The side that won the match (by play or by a forfeit), ``None`` until then."""
+        if self.forfeit is not None:
+            return self.forfeit[1]
+        return None if self.match is None else self.match.winner
 
     def between_rounds(self) -> bool:
         """Whether the next deal is due (before the first round or after one)."""
@@ -179,6 +188,8 @@ class GameState:
             shown["seat"] = event.seat
             self.turn_seq = event.seq
         elif event.kind in ("round-end", "match-end", "seat", "rematch"):
+            if event.kind == "match-end" and "forfeit" in data:
+                self.forfeit = (data["forfeit"], data["winner"])
             if event.seat is not None:
                 shown["seat"] = event.seat
             shown.update(data)
@@ -251,11 +262,11 @@ class StateText:
 class Connection:
     """One WebSocket: who it speaks for and the messages queued for it."""
 
-    def __init__(self, websocket: WebSocket, settings: ServerSettings) -> None:
+    def __init__(self, websocket: WebSocket, settings: ServerSettings, user: str | None = None) -> None:
         self.websocket = websocket
+        self.user = user
+        """The signed-in account behind the connection (its session cookie), if any."""
         self.seat: int | None = None
-        self.token_hash: str | None = None
-        """The hash of the seat token it said hello with (connections per seat are counted)."""
         self.joined = False
         self.bucket = TokenBucket(settings.limits.rate, settings.limits.burst)
         self.max_queued = settings.limits.send_queue
@@ -306,6 +317,8 @@ class SeatState:
     level: str | None
     name: str | None
     token_hash: str | None
+    user: str | None = None
+    """The account holding the seat (``server/accounts.py``), if any."""
     connections: int = 0
     last_seen: float = field(default_factory=time.monotonic)
 
@@ -330,6 +343,10 @@ class GameTable:
         self.created: float = row["created"]
         self.rematch: str | None = row["rematch"]
         self.rematch_of: str | None = row["rematch_of"]
+        self.rated: bool = bool(row.get("rated"))
+        """A rated match (``server/ratings.py``): abandoning it past the grace period loses it."""
+        self.on_over: Callable[[GameTable], Coroutine[Any, Any, None]] | None = None
+        """Called once a match played or abandoned here is over (the ratings' hook)."""
         self.seats = seats
         self.rounds = rounds
         self.events: list[Event] = []
@@ -356,7 +373,8 @@ class GameTable:
     def restore(cls, stored: db.StoredTable, store: db.Store, settings: ServerSettings,
                 search: SearchPool) -> GameTable:
         """Rebuild a table from the database by replaying its log through the engine."""
-        seats = [SeatState(s["kind"], s["level"], s["name"], s["token_hash"]) for s in stored.seats]
+        seats = [SeatState(s["kind"], s["level"], s["name"], s["token_hash"], s.get("user_id"))
+                 for s in stored.seats]
         rounds = [RoundSecret(r["secret"], r["commitment"], r["dealer"]) for r in stored.rounds]
         table = cls(stored.row["id"], stored.row, seats, rounds, store, settings, search)
         for row in stored.events:
@@ -368,19 +386,19 @@ class GameTable:
     @classmethod
     def new(cls, table_id: str, rules: Rules, seats: list[SeatState], *, casual: bool, public: bool,
             clock: int | None, store: db.Store, settings: ServerSettings, search: SearchPool,
-            rematch_of: str | None = None) -> tuple[GameTable, db.Batch]:
+            rematch_of: str | None = None, rated: bool = False) -> tuple[GameTable, db.Batch]:
         """A new table and the batch that stores it."""
         first_dealer = secrets.randbelow(rules.players)
         row = {"id": table_id, "created": time.time(), "rules": db.dumps(rules.options()),
                "casual": casual, "public": public, "clock": clock, "first_dealer": first_dealer,
-               "finished": False, "rematch_of": rematch_of, "rematch": None}
+               "finished": False, "rematch_of": rematch_of, "rematch": None, "rated": rated}
         fair = RoundSecret.fresh(first_dealer)
         table = cls(table_id, row, seats, [fair], store, settings, search)
         batch = db.Batch()
         batch.insert(db.tables, **row)
         for index, seat in enumerate(seats):
             batch.insert(db.seats, table_id=table_id, seat=index, kind=seat.kind, level=seat.level,
-                         name=seat.name, token_hash=seat.token_hash)
+                         name=seat.name, token_hash=seat.token_hash, user_id=seat.user)
         batch.insert(db.rounds, table_id=table_id, round=0, secret=fair.secret,
                      commitment=fair.commitment, dealer=fair.dealer)
         return table, batch
@@ -409,7 +427,7 @@ class GameTable:
             "totals": list(match.totals) if match else [0] * self.rules.sides,
             "target": match.target if match else self.rules.target,
             "round": match.round_index if match else 0,
-            "winner": match.winner if match else None,
+            "winner": state.winner,
             "invite": f"/t/{self.id}",
             "rematch": self.rematch,
         }
@@ -460,6 +478,10 @@ class GameTable:
         return messages
 
     # -- seats ---------------------------------------------------------------------------------
+
+    def seat_of_user(self, user: str) -> int | None:
+        """The first seat the account ``user`` holds here."""
+        return next((index for index, seat in enumerate(self.seats) if seat.user == user), None)
 
     def seat_of(self, token: str) -> int | None:
         """The seat whose token this is."""
@@ -578,13 +600,13 @@ class GameTable:
                 seat = self.seat_of(message.token)
                 if seat is None:
                     raise ProtocolError("bad-token", "that token holds no seat at this table")
+            elif connection.user is not None:
+                seat = self.seat_of_user(connection.user)
             if seat is not None:
-                token_hash = hash_token(message.token or "")
-                same = sum(1 for c in self.connections if c.token_hash == token_hash)
+                same = sum(1 for c in self.connections if c.seat == seat)
                 if same >= self.settings.limits.connections_per_seat:
                     raise ProtocolError("too-many-connections", f"a seat may have at most "
                                         f"{self.settings.limits.connections_per_seat} connections at once")
-                connection.token_hash = token_hash
             backlog = self._backlog(seat, message.since)
             connection.seat = seat
             connection.joined = True
@@ -684,6 +706,27 @@ class GameTable:
             self.pending_since = now
         self._broadcast(applied)
         self._schedule()
+        if match.is_over():
+            self._finished()
+
+    def _finished(self) -> None:
+        """Run the :attr:`on_over` hook off the caller's path."""
+        if self.on_over is not None:
+            task = asyncio.create_task(self.on_over(self))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _forfeit(self, seat: int) -> None:
+        """End a rated match abandoned by ``seat``: its side loses, the best other side wins."""
+        match = self.state.match
+        assert match is not None
+        loser = self.rules.side_of(seat)
+        winner = max((side for side in range(self.rules.sides) if side != loser),
+                     key=lambda side: (match.totals[side], -side))
+        batch = db.Batch()
+        batch.updates.append(db.set_table(self.id, finished=True))
+        await self._emit("match-end", None, {"winner": winner, "forfeit": seat}, batch)
+        self._finished()
 
     def _derived(self, kind: str, data: dict[str, Any]) -> tuple[Event, dict[str, Any]]:
         event = Event(self.state.seq + 1, kind, data=data)
@@ -811,6 +854,9 @@ class GameTable:
                 match = self.state.match
                 assert match is not None and match.turn is not None
                 seat = match.turn
+                if self.rated and self._away(seat, time.monotonic()):
+                    await self._forfeit(seat)
+                    return
                 level = self.seats[seat].level if self.seats[seat].kind == "bot" else STANDIN_LEVEL
                 seed = (self._bot_seed + self.state.seq) % 2**32
                 card = await self.search.choose(level or STANDIN_LEVEL, seed, match.view(seat))

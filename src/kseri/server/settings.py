@@ -42,3 +42,5 @@ class ServerSettings:
     search_workers: int | None = None
     """Worker processes for hints and the master's moves (default: one core less than the
     machine has, at least one)."""
+    bot_offer: float = 20.0
+    """Seconds a quick-game seek waits for an opponent before the page offers a bot."""

@@ -9,8 +9,8 @@ export class ApiError extends Error {
 }
 
 /** Call the API; JSON in and out; a refusal becomes an ApiError with the server's code and message. */
-export async function api(method, path, body = undefined, token = undefined) {
-  const headers = {};
+export async function api(method, path, body = undefined, token = undefined, extraHeaders = {}) {
+  const headers = { ...extraHeaders };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
   let response;
@@ -35,6 +35,11 @@ function allSeats() {
   } catch {
     return {};
   }
+}
+
+/** Every seat this browser holds, as [{table, token}] (a guest who signs up keeps them). */
+export function heldSeats() {
+  return Object.entries(allSeats()).filter(([, held]) => held.token).map(([table, held]) => ({ table, token: held.token }));
 }
 
 /** The seat and token this browser holds at a table, or null. */

@@ -6,6 +6,8 @@ import { LearnScreen } from "./learn.js";
 import { LobbyScreen } from "./lobby.js";
 import { TableScreen } from "./table.js";
 import { ReplayScreen } from "./replay.js";
+import { AccountScreen, claimHeldSeats, loadAccount, renderAccountNav } from "./account.js";
+import { LeaderboardScreen, ProfileScreen } from "./players.js";
 
 let screen = null;
 
@@ -14,12 +16,18 @@ function route() {
   const root = document.getElementById("app");
   root.replaceChildren();
   const match = location.pathname.match(/^\/t\/([^/]+)\/?$/);
-  if (match && location.hash === "#replay") screen = new ReplayScreen(root, decodeURIComponent(match[1]));
+  const profile = location.pathname.match(/^\/p\/([^/]+)\/?$/);
+  const board = location.pathname.match(/^\/leaderboard(?:\/([^/]+))?\/?$/);
+  if (location.pathname === "/account") screen = new AccountScreen(root);
+  else if (profile) screen = new ProfileScreen(root, decodeURIComponent(profile[1]));
+  else if (board) screen = new LeaderboardScreen(root, board[1] ? decodeURIComponent(board[1]) : null);
+  else if (match && location.hash === "#replay") screen = new ReplayScreen(root, decodeURIComponent(match[1]));
   else if (match) screen = new TableScreen(root, decodeURIComponent(match[1]));
   else if (location.hash === "#replay") screen = new ReplayScreen(root, null);
   else if (location.hash.startsWith("#learn")) screen = new LearnScreen(root, location.hash.split("/")[1] || null);
   else screen = new LobbyScreen(root);
   screen.start();
+  claimHeldSeats();
 }
 
 function setupPreferences() {
@@ -33,6 +41,7 @@ function setupPreferences() {
   select.onchange = async () => {
     await setLanguage(select.value);
     applyI18n();
+    renderAccountNav();
     if (screen) screen.refresh();
   };
   const fourColour = document.getElementById("four-colour");
@@ -49,6 +58,7 @@ async function main() {
   await Promise.all([loadI18n(), loadDeck()]);
   applyI18n();
   setupPreferences();
+  await loadAccount();
   window.addEventListener("popstate", route);
   window.addEventListener("hashchange", route);
   route();

@@ -4,6 +4,7 @@ import { api, heldSeats, holdSeat, playerName, setPlayerName } from "./api.js";
 import { h, navigate } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { openRulesHelp, presetName } from "./rules-help.js";
+import { QuickGame } from "./players.js";
 
 /** The options offered in the form, in this order; the others keep the preset's value. */
 const OPTIONS = [
@@ -60,6 +61,7 @@ export class LobbyScreen {
     };
     this.error = "";
     this.busy = false;
+    this.quick = new QuickGame();
   }
 
   async start() {
@@ -74,6 +76,7 @@ export class LobbyScreen {
       this.error = t("error.server", { message: error.message });
     }
     this.render();
+    if (this.presets) this.quick.start(this.presets);
     this.poll();
     this.findOwnGames();
   }
@@ -127,6 +130,7 @@ export class LobbyScreen {
 
   destroy() {
     clearTimeout(this.timer);
+    this.quick.destroy();
   }
 
   refresh() {
@@ -226,6 +230,7 @@ export class LobbyScreen {
             t("lobby.quickPlay")),
           h("span", {}, t("lobby.quickPlayHelp", { level: levelName(this.form.level) }))),
         h("div", { id: "continue-games", class: "continue-games", hidden: !(this.ownGames || []).length }),
+        this.quick.element,
         h("details", { class: "how-to" },
           h("summary", {}, t("howto.title")),
           h("ul", {}, ["capture", "jack", "kseri", "score", "match"].map((k) => h("li", {}, t(`howto.${k}`)))),

@@ -1,6 +1,7 @@
 // The replay viewer: steps through a finished game's record (docs/records.md) play by play,
 // with everyone's hands shown. The positions are rebuilt from the deals and plays with the
 // capture rule (same rank, or a Jack when Jacks capture all); the scores are the record's.
+import { AnalysisPanel } from "./analysis.js";
 import { api } from "./api.js";
 import { cardName, cardSvg } from "./cards.js";
 import { announce, h } from "./dom.js";
@@ -67,6 +68,7 @@ export class ReplayScreen {
     this.positions = [];
     this.timer = null;
     this.keyHandler = (event) => this.onKey(event);
+    this.analysis = new AnalysisPanel(tableId, () => this.render());
   }
 
   async start() {
@@ -207,6 +209,8 @@ export class ReplayScreen {
         h("input", { type: "range", id: "replay-step", min: 0, max: lastStep, value: this.step, "aria-label": t("replay.step"), oninput: (e) => this.go(Number(e.target.value)) }),
         h("span", { id: "replay-counter" }, t("replay.counter", { step: this.step, total: lastStep }))),
       h("p", { class: "last-play", id: "replay-caption", "aria-live": "off" }, this.describe(position)),
+      this.analysis.summary((seat) => this.name(seat)),
+      position.play && this.analysis.note(this.round, this.step - 1, (seat) => this.name(seat)),
       h("ul", { class: "replay-seats" }, seats),
       h("section", { class: "replay-centre", "aria-label": t("centre.title") },
         h("h2", {}, t("centre.title"), " ", h("span", { class: "badge" }, position.centre.length)),

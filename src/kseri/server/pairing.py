@@ -1,0 +1,243 @@
+"""Quick games: signed-in players seek a rated game of a family and clock, and are paired.
+
+A seek waits in memory. Every :data:`TICK` seconds (and at once when a seek arrives) the
+seeks of each family and clock are grouped: a table's worth of players whose ratings lie
+within the widest acceptable range among them, the closest group first. The range starts at
+:data:`RANGE_START` points and widens by :data:`RANGE_GROWTH` a second of waiting. A group gets
+a rated table (no hints, the clock, seats in random order, each bound to its account), and
+each seek learns its seat and token. After the server's ``bot_offer`` seconds a seek's status
+says so and names the bot level nearest the player's rating. Seeks show in the lobby.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request
+from pydantic import BaseModel, ConfigDict, Field
+
+from kseri.rules import PRESETS
+from kseri.server.accounts import AccountError, CheckedUser, SignedIn, User, errors
+from kseri.server.ratings import BOT_RATINGS, ratings_of
+
+log = logging.getLogger("kseri.server")
+
+TICK = 0.25
+"""Seconds between pairing rounds."""
+RANGE_START = 100.0
+"""Rating points a new seek accepts either way."""
+RANGE_GROWTH = 25.0
+"""Points the range widens by each second of waiting."""
+CLOCKS = (10, 20, 30, 60)
+"""Seconds per play a quick game may have."""
+MAX_WAIT = 30.0
+"""Longest a status request waits for news."""
+KEEP_PAIRED = 300.0
+"""Seconds a paired seek's answer stays available."""
+
+Pair = Callable[[str, int, list["Seek"]], Awaitable[None]]
+"""Seats a group of seeks at a new table (family, clock, seeks in seat order)."""
+
+
+@dataclass(eq=False)
+class Seek:
+    """One player waiting for a quick game."""
+
+    id: str
+    user: str
+    username: str
+    family: str
+    clock: int
+    rating: float
+    since: float = field(default_factory=time.monotonic)
+    seat: dict[str, Any] | None = None
+    """Once paired: ``{"table", "seat", "token"}``."""
+    paired_at: float = 0.0
+    news: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def reach(self, now: float) -> float:
+        """How far from its rating this seek accepts a partner now."""
+        return RANGE_START + RANGE_GROWTH * (now - self.since)
+
+    def public(self, now: float) -> dict[str, Any]:
+        """The seek as the lobby shows it."""
+        return {"id": self.id, "username": self.username, "family": self.family, "clock": self.clock,
+                "rating": round(self.rating), "waiting": round(now - self.since, 1)}
+
+
+def groups(seeks: list[Seek], size: int, now: float) -> list[list[Seek]]:
+    """Disjoint groups of ``size`` seeks whose rating spread each member's range allows (the
+    widest range in the group counts), the tightest first."""
+    pool = sorted(seeks, key=lambda seek: (seek.rating, seek.since))
+    found = []
+    while len(pool) >= size:
+        best: tuple[float, int] | None = None
+        for start in range(len(pool) - size + 1):
+            group = pool[start:start + size]
+            spread = group[-1].rating - group[0].rating
+            if spread <= max(seek.reach(now) for seek in group) and (best is None or spread < best[0]):
+                best = (spread, start)
+        if best is None:
+            break
+        found.append(pool[best[1]:best[1] + size])
+        del pool[best[1]:best[1] + size]
+    return found
+
+
+class Pairing:
+    """The seeks waiting, and the task that pairs them."""
+
+    def __init__(self, pair: Pair, bot_offer: float) -> None:
+        self.pair = pair
+        self.bot_offer = bot_offer
+        self.seeks: dict[str, Seek] = {}
+        """The seeks waiting, and those paired in the last :data:`KEEP_PAIRED` seconds."""
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Begin pairing."""
+        self._task = asyncio.create_task(self._forever())
+
+    async def stop(self) -> None:
+        """Stop pairing."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def seek(self, user: User, rating: float, family: str, clock: int) -> Seek:
+        """A new seek (replacing the user's earlier one)."""
+        for old in [s for s in self.seeks.values() if s.user == user.id and s.seat is None]:
+            self.cancel(old)
+        seek = Seek(secrets.token_urlsafe(12), user.id, user.username, family, clock, rating)
+        self.seeks[seek.id] = seek
+        self._wake.set()
+        return seek
+
+    def cancel(self, seek: Seek) -> None:
+        """Withdraw a seek."""
+        self.seeks.pop(seek.id, None)
+        seek.news.set()
+
+    def status(self, seek: Seek) -> dict[str, Any]:
+        """Where a seek stands: waiting (with a bot offered after a while) or paired."""
+        if seek.seat is not None:
+            return {"status": "paired", **seek.seat}
+        if seek.id not in self.seeks:
+            return {"status": "cancelled"}
+        waited = time.monotonic() - seek.since
+        levels = BOT_RATINGS.get(seek.family, {})
+        level = min(levels, key=lambda name: abs(levels[name] - seek.rating)) if levels else "expert"
+        return {"status": "waiting", "waited": round(waited, 1), "offer_bot": waited >= self.bot_offer,
+                "bot_level": level}
+
+    def lobby(self) -> list[dict[str, Any]]:
+        """The seeks waiting, oldest first."""
+        now = time.monotonic()
+        waiting = [s for s in self.seeks.values() if s.seat is None]
+        return [s.public(now) for s in sorted(waiting, key=lambda s: s.since)]
+
+    async def _forever(self) -> None:
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), TICK)
+            self._wake.clear()
+            now = time.monotonic()
+            for seek in [s for s in self.seeks.values() if s.seat and now - s.paired_at > KEEP_PAIRED]:
+                del self.seeks[seek.id]
+            try:
+                await self.pair_up()
+            except Exception:  # the seeks wait on; the next round tries again
+                log.exception("pairing failed")
+
+    async def pair_up(self) -> None:
+        """Seat every group that can be made now."""
+        now = time.monotonic()
+        by_kind: dict[tuple[str, int], list[Seek]] = {}
+        for seek in self.seeks.values():
+            if seek.seat is None:
+                by_kind.setdefault((seek.family, seek.clock), []).append(seek)
+        for (family, clock), waiting in by_kind.items():
+            for group in groups(waiting, PRESETS[family].players, now):
+                random.shuffle(group)
+                await self.pair(family, clock, group)
+                for seek in group:
+                    seek.paired_at = time.monotonic()
+                    seek.news.set()
+
+
+# -- HTTP -----------------------------------------------------------------------------------------
+
+class SeekBody(BaseModel):
+    """A quick game: the rule family (a preset) and the clock (seconds a play)."""
+
+    model_config = ConfigDict(extra="forbid")
+    family: Annotated[str, Field(max_length=40)] = "greek"
+    clock: int = 20
+
+
+router = APIRouter(prefix="/api/seeks", tags=["pairing"])
+
+
+def _pairing(request: Request) -> Pairing:
+    pairing: Pairing = request.app.state.players.pairing
+    return pairing
+
+
+def _own(request: Request, seek_id: str, user: User) -> Seek:
+    seek = _pairing(request).seeks.get(seek_id)
+    if seek is None or seek.user != user.id:
+        raise AccountError(404, "no-such-seek", f"you have no seek {seek_id!r}")
+    return seek
+
+
+@router.post("", status_code=201, responses=errors(401, 403, 422))
+async def create_seek(body: SeekBody, user: CheckedUser, request: Request) -> dict[str, Any]:
+    """Seek a rated quick game; poll ``GET /api/seeks/{id}`` for the seat."""
+    if body.family not in PRESETS:
+        raise AccountError(422, "bad-family", f"unknown family {body.family!r}; the families are: "
+                           + ", ".join(PRESETS))
+    if body.clock not in CLOCKS:
+        raise AccountError(422, "bad-clock", f"a quick game's clock is one of {', '.join(map(str, CLOCKS))} "
+                           f"seconds a play, not {body.clock}")
+    store = request.app.state.players.store
+    rating = (await ratings_of(store, [user.id], body.family))[user.id][0].mu
+    seek = await _pairing(request).seek(user, rating, body.family, body.clock)
+    return {"id": seek.id, **_pairing(request).status(seek)}
+
+
+@router.get("")
+async def list_seeks(request: Request) -> dict[str, Any]:
+    """The seeks waiting (the lobby shows them)."""
+    return {"seeks": _pairing(request).lobby()}
+
+
+@router.get("/{seek_id}", responses=errors(401, 404, 422))
+async def seek_status(seek_id: str, user: SignedIn, request: Request,
+                      wait: Annotated[float, Query(ge=0, le=MAX_WAIT)] = 0) -> dict[str, Any]:
+    """The seek's status; with ``wait``, answers as soon as it is paired (or after ``wait`` s)."""
+    seek = _own(request, seek_id, user)
+    if wait and seek.seat is None:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(seek.news.wait(), wait)
+    return _pairing(request).status(seek)
+
+
+@router.delete("/{seek_id}", responses=errors(401, 403, 404))
+async def cancel_seek(seek_id: str, user: CheckedUser, request: Request) -> dict[str, Any]:
+    """Withdraw a seek."""
+    seek = _own(request, seek_id, user)
+    _pairing(request).cancel(seek)
+    return _pairing(request).status(seek)
+
+
+__all__ = ["CLOCKS", "Pairing", "Seek", "groups", "router"]

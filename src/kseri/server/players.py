@@ -1,0 +1,384 @@
+"""The players' layer of the server: accounts, ratings, pairing, profiles, leaderboards and
+post-game analysis, tied to the tables (``docs/players.md``).
+
+:class:`Players` lives in ``app.state.players``; :func:`install` adds its routes. A table's
+``on_over`` hook rates a rated match when it ends (played out or abandoned).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from concurrent.futures import ProcessPoolExecutor
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, FastAPI, Query, Request, WebSocket
+from fastapi.responses import StreamingResponse
+from sqlalchemy import Column, ForeignKey, String, Table, Text, insert, select
+
+from kseri.analysis import analyse_record
+from kseri.engine import KSERI_KINDS
+from kseri.records import match_from_record
+from kseri.rules import PRESETS, Rules
+from kseri.server import accounts, db, pairing
+from kseri.server.accounts import COOKIE, DELETED_NAME, AccountError, Accounts, User, errors, username_key
+from kseri.server.pairing import Pairing, Seek
+from kseri.server.ratings import (
+    Rating,
+    bot_ratings,
+    family_of,
+    rating_history,
+    ratings,
+    record_match,
+    side_ranks,
+    user_ratings,
+)
+from kseri.server.room import GameTable
+from kseri.server.settings import ServerSettings
+from kseri.server.workers import SearchPool
+
+log = logging.getLogger("kseri.server")
+
+LEADERBOARD_SIZE = 50
+ACTIVE_DAYS = 30
+"""A leaderboard lists players rated in the last this many days."""
+ANALYSIS_NICENESS = 10
+"""How much lower the analysis worker's CPU priority is than the server's."""
+STATS_GAMES = 200
+"""The latest games a profile's statistics are worked out from."""
+
+analyses = Table(
+    "analyses", db.metadata,
+    Column("table_id", String(40), ForeignKey("tables.id"), primary_key=True),
+    Column("data", Text, nullable=False),
+)
+
+OpenRated = Callable[[str, int], Awaitable[GameTable]]
+"""Opens a rated table of a family with a clock, every seat free and not public."""
+
+
+def _lower_priority() -> None:
+    """Run the analysis worker below the server's priority: play stays quick on a busy machine."""
+    with contextlib.suppress(OSError):
+        os.nice(ANALYSIS_NICENESS)
+
+
+def _analyse(record: dict[str, Any]) -> dict[str, Any]:
+    """One game's analysis as JSON (run in a worker process)."""
+    return analyse_record(record).to_json()
+
+
+class Players:
+    """Accounts, ratings, pairing and analyses over the server's database and live tables."""
+
+    def __init__(self, store: db.Store, live: dict[str, GameTable], settings: ServerSettings,
+                 open_rated: OpenRated, search: SearchPool) -> None:
+        self.store = store
+        self.search = search
+        self.live = live
+        self.settings = settings
+        self.open_rated = open_rated
+        self.accounts = Accounts(store, settings.limits.signups_per_hour, settings.limits.failed_signins)
+        self.pairing = Pairing(self._seat_group, settings.bot_offer)
+        self._workers: ProcessPoolExecutor | None = None
+        self._analysing: dict[str, asyncio.Future[dict[str, Any]]] = {}
+
+    def start(self) -> None:
+        """Begin pairing."""
+        self.pairing.start()
+
+    async def stop(self) -> None:
+        """Stop pairing and the analysis workers."""
+        await self.pairing.stop()
+        if self._workers is not None:
+            self._workers.shutdown(wait=False, cancel_futures=True)
+
+    def attach(self, table: GameTable) -> None:
+        """Hook a table so that a rated match is rated when it ends."""
+        table.on_over = self.match_over
+
+    async def websocket_user(self, websocket: WebSocket) -> str | None:
+        """The account a WebSocket's session cookie signs in, if any."""
+        user = await self.accounts.user_of(websocket.cookies.get(COOKIE))
+        return None if user is None else user.id
+
+    # -- seats -----------------------------------------------------------------------------------
+
+    async def claim(self, user: User, grants: list[tuple[str, str]]) -> list[dict[str, Any]]:
+        """Make the seats these tokens hold the account's, in the database and live."""
+        claimed = await self.accounts.claim(user, grants)
+        for entry in claimed:
+            table = self.live.get(entry["table"])
+            if table is not None:
+                table.seats[entry["seat"]].user = user.id
+        return claimed
+
+    async def delete(self, user: User, password: str) -> None:
+        """Delete an account: its ratings and sessions go, its seats show a deleted player."""
+        await self.accounts.delete(user, password, forget=[rating_history, ratings])
+        for table in self.live.values():
+            for seat in table.seats:
+                if seat.user == user.id:
+                    seat.user, seat.name = None, DELETED_NAME
+        for seek in [s for s in self.pairing.seeks.values() if s.user == user.id]:
+            self.pairing.cancel(seek)
+
+    async def _seat_group(self, family: str, clock: int, seeks: list[Seek]) -> None:
+        """A rated table for a group of seeks, each seat bound to its account."""
+        table = await self.open_rated(family, clock)
+        batch = db.Batch()
+        for seat, seek in enumerate(seeks):
+            _, token = await table.take_seat(seat, seek.username)
+            table.seats[seat].user = seek.user
+            batch.updates.append(db.set_seat(table.id, seat, user_id=seek.user))
+            seek.seat = {"table": table.id, "seat": seat, "token": token}
+        await self.store.write(batch)
+
+    # -- ratings ---------------------------------------------------------------------------------
+
+    async def match_over(self, table: GameTable) -> None:
+        """Rate a rated match that has ended (the tables' ``on_over`` hook)."""
+        if not table.rated:
+            return
+        family = family_of(table.rules)
+        state = table.state
+        match = state.match
+        if family is None or match is None or state.winner is None:
+            return
+        users = [seat.user for seat in table.seats]
+        if any(user is None for user in users):
+            log.warning("rated table %s has a seat without an account: not rated", table.id)
+            return
+        rules = table.rules
+        teams = [[users[seat] or "" for seat in range(rules.players) if rules.side_of(seat) == side]
+                 for side in range(rules.sides)]
+        forfeit = None if state.forfeit is None else rules.side_of(state.forfeit[0])
+        ranks = side_ranks(rules.sides, state.winner, match.totals, forfeit)
+        try:
+            await record_match(self.store, table.id, family, teams, ranks)
+        except Exception:
+            log.exception("could not rate table %s", table.id)
+
+    # -- profiles, games, data -------------------------------------------------------------------
+
+    async def user_by_name(self, username: str) -> dict[str, Any]:
+        """An account's public fields by its username (404 if none)."""
+        async with self.store.engine.connect() as connection:
+            row = (await connection.execute(
+                select(accounts.users.c.id, accounts.users.c.username, accounts.users.c.created)
+                .where(accounts.users.c.username_key == username_key(username)))).mappings().first()
+        if row is None:
+            raise AccountError(404, "no-such-player", f"there is no player {username!r}")
+        return dict(row)
+
+    async def games_of(self, user_id: str) -> list[dict[str, Any]]:
+        """The account's finished games, newest first: table, seat, family, rated, created."""
+        async with self.store.engine.connect() as connection:
+            rows = (await connection.execute(
+                select(db.tables.c.id, db.tables.c.rules, db.tables.c.created, db.tables.c.rated,
+                       db.seats.c.seat)
+                .join(db.seats, db.seats.c.table_id == db.tables.c.id)
+                .where(db.seats.c.user_id == user_id, db.tables.c.finished.is_(True))
+                .order_by(db.tables.c.created.desc()))).all()
+        games = []
+        for table_id, rules_text, created, rated, seat in rows:
+            rules = Rules.from_options(json.loads(rules_text))
+            games.append({"table": table_id, "seat": seat, "side": rules.side_of(seat),
+                          "family": family_of(rules), "rated": bool(rated), "created": created})
+        return games
+
+    async def record_of(self, table_id: str) -> dict[str, Any] | None:
+        """A finished table's game record, without keeping the table in memory."""
+        table = self.live.get(table_id)
+        if table is None:
+            stored = await self.store.load(table_id)
+            if stored is None:
+                return None
+            table = GameTable.restore(stored, self.store, self.settings, self.search)
+        return table.record() if table.state.match is not None else None
+
+    async def stream_games(self, user_id: str, family: str | None,
+                           result: str | None) -> AsyncIterator[str]:
+        """The account's games as JSON Lines of records, one table loaded at a time."""
+        for game in await self.games_of(user_id):
+            if family is not None and game["family"] != family:
+                continue
+            record = await self.record_of(game["table"])
+            if record is None:
+                continue
+            if result is not None and _result(record, game["side"]) != result:
+                continue
+            yield json.dumps({**record, "table": game["table"], "seat": game["seat"]},
+                             separators=(",", ":")) + "\n"
+
+    async def statistics(self, user_id: str) -> dict[str, Any]:
+        """Win rate, points, kseris and jack kseris per round, and the accuracy trend, over
+        the latest :data:`STATS_GAMES` games."""
+        games = (await self.games_of(user_id))[:STATS_GAMES]
+        tally = {"games": 0, "wins": 0, "draws": 0, "rounds": 0, "points": 0, "kseris": 0, "jack_kseris": 0}
+        for game in games:
+            record = await self.record_of(game["table"])
+            if record is None:
+                continue
+            match = match_from_record(record)
+            tally["games"] += 1
+            outcome = _result(record, game["side"])
+            tally["wins"] += outcome == "win"
+            tally["draws"] += outcome == "draw"
+            tally["rounds"] += len(match.round_results)
+            tally["points"] += sum(result.points[game["side"]] for result in match.round_results)
+            for plays in match.plays:
+                marks = [m.kind for play in plays if play.seat == game["seat"] for m in play.marks]
+                tally["kseris"] += sum(kind in KSERI_KINDS for kind in marks)
+                tally["jack_kseris"] += sum(kind == "jack-kseri" for kind in marks)
+        rounds = tally["rounds"] or 1
+        accuracy = await self._accuracy_trend(games)
+        return {"games": tally["games"], "wins": tally["wins"], "draws": tally["draws"],
+                "win_rate": round(tally["wins"] / tally["games"], 3) if tally["games"] else None,
+                "points_per_round": round(tally["points"] / rounds, 2),
+                "kseris_per_round": round(tally["kseris"] / rounds, 3),
+                "jack_kseris_per_round": round(tally["jack_kseris"] / rounds, 3),
+                "accuracy": accuracy}
+
+    async def _accuracy_trend(self, games: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        seat_of = {game["table"]: game["seat"] for game in games}
+        if not seat_of:
+            return []
+        async with self.store.engine.connect() as connection:
+            rows = (await connection.execute(
+                select(analyses.c.table_id, analyses.c.data)
+                .where(analyses.c.table_id.in_(list(seat_of))))).all()
+        stored = {table_id: json.loads(data) for table_id, data in rows}
+        trend = []
+        for game in reversed(games):  # oldest first
+            data = stored.get(game["table"])
+            if data is not None:
+                trend.append({"table": game["table"], "created": game["created"],
+                              "accuracy": data["players"][seat_of[game["table"]]]["accuracy"]})
+        return trend
+
+    async def export(self, user: User) -> dict[str, Any]:
+        """Everything kept about an account (its data download)."""
+        profile = await self.accounts.profile_row(user.id)
+        return {"format": "kseri-account/1", "account": profile,
+                "ratings": await user_ratings(self.store, user.id),
+                "games": await self.games_of(user.id)}
+
+    # -- analysis --------------------------------------------------------------------------------
+
+    async def analysis(self, table_id: str) -> dict[str, Any]:
+        """A finished game's analysis: stored once computed, computed in a worker process."""
+        async with self.store.engine.connect() as connection:
+            data = (await connection.execute(
+                select(analyses.c.data).where(analyses.c.table_id == table_id))).scalar_one_or_none()
+        if data is not None:
+            stored: dict[str, Any] = json.loads(data)
+            return stored
+        running = self._analysing.get(table_id)
+        if running is None:
+            record = await self.record_of(table_id)
+            if record is None:
+                raise AccountError(404, "no-such-table", f"there is no table {table_id!r}")
+            if not record["complete"]:
+                raise AccountError(409, "not-finished", "the match is not over yet")
+            if self._workers is None:
+                self._workers = ProcessPoolExecutor(max_workers=1, initializer=_lower_priority)
+            running = asyncio.get_running_loop().run_in_executor(self._workers, _analyse, record)
+            self._analysing[table_id] = running
+            running.add_done_callback(lambda _: self._analysing.pop(table_id, None))
+            result = await running
+            async with self.store.engine.begin() as connection:
+                await connection.execute(insert(analyses).values(table_id=table_id, data=db.dumps(result)))
+            return result
+        return await asyncio.shield(running)
+
+
+def _result(record: dict[str, Any], side: int) -> Literal["win", "loss", "draw"]:
+    winner = record.get("winner")
+    if winner is None:
+        return "draw"
+    return "win" if winner == side else "loss"
+
+
+# -- HTTP -----------------------------------------------------------------------------------------
+
+router = APIRouter(tags=["players"])
+
+
+def _players(request: Request) -> Players:
+    players: Players = request.app.state.players
+    return players
+
+
+@router.get("/api/players/{username}", responses=errors(404))
+async def profile(username: str, request: Request) -> dict[str, Any]:
+    """A player's profile: ratings per family (with history) and statistics."""
+    players = _players(request)
+    user = await players.user_by_name(username)
+    return {"username": user["username"], "created": user["created"],
+            "ratings": await user_ratings(players.store, user["id"]),
+            "statistics": await players.statistics(user["id"])}
+
+
+@router.get("/api/players/{username}/games", response_class=StreamingResponse,
+            responses={200: {"content": {"application/x-ndjson": {}}}, **errors(404, 422)})
+async def games(username: str, request: Request,
+                family: Annotated[str | None, Query(max_length=40)] = None,
+                result: Literal["win", "loss", "draw"] | None = None) -> StreamingResponse:
+    """A player's finished games, newest first, as JSON Lines of game records (streamed), each
+    with its ``table`` and the player's ``seat``."""
+    players = _players(request)
+    user = await players.user_by_name(username)
+    return StreamingResponse(players.stream_games(user["id"], family, result),
+                             media_type="application/x-ndjson")
+
+
+@router.get("/api/leaderboard/{family}", responses=errors(404))
+async def leaderboard(family: str, request: Request) -> dict[str, Any]:
+    """The top 50 of a family among players rated in the last 30 days."""
+    if family not in PRESETS:
+        raise AccountError(404, "no-such-family", f"unknown family {family!r}; the families are: "
+                           + ", ".join(PRESETS))
+    since = time.time() - ACTIVE_DAYS * 86400
+    users = accounts.users
+    async with _players(request).store.engine.connect() as connection:
+        rows = (await connection.execute(
+            select(users.c.username, ratings.c.mu, ratings.c.sigma, ratings.c.games)
+            .join(ratings, ratings.c.user_id == users.c.id)
+            .where(ratings.c.family == family, ratings.c.updated >= since)
+            .order_by(ratings.c.mu.desc()).limit(LEADERBOARD_SIZE))).all()
+    return {"family": family, "players": [
+        {"rank": place, "username": name, "games": played, **Rating(mu, sigma).to_json()}
+        for place, (name, mu, sigma, played) in enumerate(rows, start=1)]}
+
+
+@router.get("/api/ratings/bots")
+async def bots() -> dict[str, Any]:
+    """Each bot level's strength per family on the players' rating scale."""
+    return {"families": bot_ratings()}
+
+
+@router.get("/api/tables/{table_id}/analysis", responses=errors(404, 409))
+async def analysis(table_id: str, request: Request) -> dict[str, Any]:
+    """The master's review of a finished game (``docs/analysis.md``); the first request computes
+    it off the event loop, later ones read it back."""
+    if len(table_id) > 40:
+        raise AccountError(404, "no-such-table", "there is no such table")
+    return await _players(request).analysis(table_id)
+
+
+def install(app: FastAPI) -> None:
+    """Add the players' routes and error answers to the application."""
+    app.add_exception_handler(AccountError, _account_error)  # type: ignore[arg-type]
+    app.include_router(accounts.router)
+    app.include_router(pairing.router)
+    app.include_router(router)
+
+
+async def _account_error(_request: Request, error: AccountError) -> Any:
+    return error.response()

@@ -1,0 +1,165 @@
+// Accounts in the page (docs/players.md): who is signed in, the top bar's links, and the
+// account screen (/account): sign in, sign up (bringing the seats this browser holds), sign
+// out, change the password, download one's data, delete the account.
+import { api, heldSeats } from "./api.js";
+import { h, navigate } from "./dom.js";
+import { t } from "./i18n.js";
+
+let account = null; // {id, username, csrf} once signed in
+const claimed = new Set(); // tables whose held seat was given to the account this visit
+
+/** Ask the server who is signed in (the session cookie), then redraw the top bar. */
+export async function loadAccount() {
+  try {
+    account = await api("GET", "/api/account");
+  } catch {
+    account = null;
+  }
+  renderAccountNav();
+  return account;
+}
+
+/** Make the seats this browser holds the signed-in account's (new ones since the last call). */
+export async function claimHeldSeats() {
+  const seats = heldSeats().filter((held) => !claimed.has(held.table)).slice(0, 200);
+  if (!account || !seats.length) return;
+  try {
+    await accountApi("POST", "/api/account/seats", { seats });
+    for (const held of seats) claimed.add(held.table);
+  } catch {
+    // tried again on the next page
+  }
+}
+
+/** The signed-in account, or null. */
+export function currentAccount() {
+  return account;
+}
+
+/** A state-changing call made with the session: it carries the session's CSRF token. */
+export function accountApi(method, path, body = undefined) {
+  return api(method, path, body, undefined, account ? { "X-CSRF-Token": account.csrf } : {});
+}
+
+function link(href, text, id) {
+  return h("a", { href, id, onclick: (e) => { e.preventDefault(); navigate(href); } }, text);
+}
+
+/** The top bar: the leaderboard, and the player's profile or a sign-in link. */
+export function renderAccountNav() {
+  const nav = document.getElementById("account-nav");
+  if (!nav) return;
+  nav.replaceChildren(
+    link("/leaderboard/greek", t("account.leaderboard"), "nav-leaderboard"),
+    account
+      ? link(`/p/${encodeURIComponent(account.username)}`, account.username, "nav-profile")
+      : link("/account", t("account.signIn"), "nav-sign-in"),
+    account && link("/account", t("account.settings"), "nav-account"));
+}
+
+export class AccountScreen {
+  constructor(root) {
+    this.root = root;
+    this.error = "";
+    this.notice = "";
+    this.busy = false;
+  }
+
+  async start() {
+    await loadAccount();
+    this.render();
+  }
+
+  destroy() {}
+
+  refresh() {
+    this.render();
+  }
+
+  async run(action) {
+    if (this.busy) return;
+    this.busy = true;
+    this.error = "";
+    this.notice = "";
+    this.render();
+    try {
+      await action();
+    } catch (error) {
+      this.error = error.message;
+    }
+    this.busy = false;
+    renderAccountNav();
+    this.render();
+  }
+
+  enter(how, event) {
+    event.preventDefault();
+    const form = event.target;
+    const body = { username: form.username.value.trim(), password: form.password.value, seats: heldSeats().slice(0, 200) };
+    return this.run(async () => {
+      account = await api("POST", `/api/account/${how}`, body);
+      navigate(`/p/${encodeURIComponent(account.username)}`);
+    });
+  }
+
+  render() {
+    const errorLine = this.error && h("p", { class: "error", role: "alert", id: "account-error" }, this.error);
+    const noticeLine = this.notice && h("p", { class: "notice", role: "status", id: "account-notice" }, this.notice);
+    if (!account) {
+      const form = (how, title, help, autocomplete) => h("form", { class: "panel account-form", id: `${how}-form`, onsubmit: (e) => this.enter(how, e) },
+        h("h2", {}, title),
+        help && h("p", { class: "muted" }, help),
+        h("label", { class: "field" }, h("span", {}, t("account.username")),
+          h("input", { name: "username", id: `${how}-username`, required: true, maxlength: 40, autocomplete: "username" })),
+        h("label", { class: "field" }, h("span", {}, t("account.password")),
+          h("input", { name: "password", id: `${how}-password`, type: "password", required: true, maxlength: 128, autocomplete })),
+        h("button", { type: "submit", class: "primary", id: `${how}-submit`, disabled: this.busy }, title));
+      this.root.replaceChildren(h("div", { class: "account" },
+        h("h1", {}, t("account.title")),
+        errorLine,
+        h("div", { class: "account-forms" },
+          form("signin", t("account.signIn"), null, "current-password"),
+          form("signup", t("account.signUp"), t("account.signUpHelp"), "new-password"))));
+      return;
+    }
+    this.root.replaceChildren(h("div", { class: "account" },
+      h("h1", {}, t("account.signedInAs", { name: account.username })),
+      errorLine, noticeLine,
+      h("p", { class: "row" },
+        link(`/p/${encodeURIComponent(account.username)}`, t("account.profile"), "account-profile"),
+        h("a", { class: "button", href: "/api/account/data", download: "kseri-account.json", id: "account-data" }, t("account.download")),
+        h("button", { type: "button", id: "sign-out", disabled: this.busy, onclick: () => this.run(async () => {
+          await accountApi("POST", "/api/account/signout");
+          account = null;
+        }) }, t("account.signOut"))),
+      h("form", { class: "panel account-form", id: "password-form", onsubmit: (e) => {
+        e.preventDefault();
+        const form = e.target;
+        this.run(async () => {
+          await accountApi("POST", "/api/account/password", { current: form.current.value, new: form.new.value });
+          this.notice = t("account.passwordChanged");
+        });
+      } },
+        h("h2", {}, t("account.changePassword")),
+        h("label", { class: "field" }, h("span", {}, t("account.currentPassword")),
+          h("input", { name: "current", type: "password", required: true, autocomplete: "current-password" })),
+        h("label", { class: "field" }, h("span", {}, t("account.newPassword")),
+          h("input", { name: "new", type: "password", required: true, autocomplete: "new-password" })),
+        h("button", { type: "submit", disabled: this.busy }, t("account.changePassword"))),
+      h("form", { class: "panel account-form danger", id: "delete-form", onsubmit: (e) => {
+        e.preventDefault();
+        const form = e.target;
+        if (!window.confirm(t("account.deleteConfirm"))) return;
+        this.run(async () => {
+          await accountApi("POST", "/api/account/delete", { password: form.password.value });
+          account = null;
+          this.notice = t("account.deleted");
+        });
+      } },
+        h("h2", {}, t("account.delete")),
+        h("p", { class: "muted" }, t("account.deleteHelp")),
+        h("label", { class: "field" }, h("span", {}, t("account.password")),
+          h("input", { name: "password", type: "password", required: true, autocomplete: "current-password" })),
+        h("button", { type: "submit", class: "danger", disabled: this.busy }, t("account.delete")))));
+  }
+}

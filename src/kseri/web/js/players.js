@@ -1,0 +1,320 @@
+// Players in the page (docs/players.md): the lobby's quick game (a rated seek, paired by
+// rating, a bot offered after a while) with the live seeks, profiles (/p/NAME: ratings with
+// their history, statistics, games) and leaderboards (/leaderboard/FAMILY).
+import { accountApi, currentAccount } from "./account.js";
+import { api, holdSeat } from "./api.js";
+import { h, navigate } from "./dom.js";
+import { t, tn } from "./i18n.js";
+
+const CLOCKS = [10, 20, 30, 60];
+const SEEKS_REFRESH_MS = 2000;
+const START = 1500; // everyone's first rating (server/ratings.py)
+
+/** A rule family's name: its translation, or the server's name. */
+export function familyName(name) {
+  const text = t(`preset.${name}`);
+  return text === `preset.${name}` ? name : text;
+}
+
+function link(href, text, attrs = {}) {
+  return h("a", { href, ...attrs, onclick: (e) => { e.preventDefault(); navigate(href); } }, text);
+}
+
+/** The lobby's quick-game panel; keeps its own state across the lobby's redraws. */
+export class QuickGame {
+  constructor() {
+    this.presets = { greek: { players: 2 } };
+    this.family = localStorage.getItem("kseri.quickFamily") || "greek";
+    this.clock = Number(localStorage.getItem("kseri.quickClock")) || 20;
+    this.seek = null; // {id, status, waited, offer_bot, bot_level}
+    this.seeks = [];
+    this.error = "";
+    this.timer = null;
+    this.alive = true;
+    this.element = h("section", { class: "panel quick-game", id: "quick-game", "aria-labelledby": "quick-game-title" });
+  }
+
+  /** @param presets the server's presets (GET /api/rules): the families offered */
+  start(presets) {
+    this.presets = presets;
+    if (!(this.family in presets)) this.family = Object.keys(presets)[0];
+    this.render();
+    this.pollSeeks();
+  }
+
+  destroy() {
+    this.alive = false;
+    clearTimeout(this.timer);
+    if (this.seek && this.seek.status === "waiting") accountApi("DELETE", `/api/seeks/${this.seek.id}`).catch(() => {});
+  }
+
+  async pollSeeks() {
+    if (!this.alive) return;
+    try {
+      this.seeks = (await api("GET", "/api/seeks")).seeks;
+      this.render();
+    } catch {
+      // tried again on the next tick
+    }
+    this.timer = setTimeout(() => this.pollSeeks(), SEEKS_REFRESH_MS);
+  }
+
+  async find() {
+    this.error = "";
+    localStorage.setItem("kseri.quickFamily", this.family);
+    localStorage.setItem("kseri.quickClock", String(this.clock));
+    try {
+      this.seek = await accountApi("POST", "/api/seeks", { family: this.family, clock: this.clock });
+    } catch (error) {
+      this.error = error.message;
+      this.render();
+      return;
+    }
+    this.render();
+    while (this.alive && this.seek && this.seek.status === "waiting") {
+      try {
+        this.seek = { ...(await api("GET", `/api/seeks/${this.seek.id}?wait=5`)), id: this.seek.id };
+      } catch (error) {
+        this.error = error.message;
+        this.seek = null;
+      }
+      this.render();
+    }
+    if (this.alive && this.seek && this.seek.status === "paired") {
+      holdSeat(this.seek.table, this.seek.seat, this.seek.token);
+      navigate(`/t/${this.seek.table}`);
+    }
+  }
+
+  async cancel() {
+    const seek = this.seek;
+    this.seek = null;
+    this.render();
+    if (seek) await accountApi("DELETE", `/api/seeks/${seek.id}`).catch(() => {});
+  }
+
+  async playBot() {
+    const level = this.seek.bot_level;
+    await this.cancel();
+    const name = currentAccount() ? currentAccount().username : undefined;
+    const created = await api("POST", "/api/tables", {
+      rules: this.family, clock: this.clock, casual: true, public: false,
+      seats: [{ kind: "human", name }].concat(Array.from({ length: this.presets[this.family].players - 1 }, () => ({ kind: "bot", level }))),
+    });
+    holdSeat(created.table.id, created.seat, created.token);
+    navigate(`/t/${created.table.id}`);
+  }
+
+  render() {
+    const account = currentAccount();
+    const seekList = h("ul", { class: "seek-list", id: "seek-list" },
+      this.seeks.length
+        ? this.seeks.map((s) => h("li", {}, t("quick.seek", { name: s.username, family: familyName(s.family), clock: s.clock, rating: s.rating })))
+        : h("li", { class: "muted" }, t("quick.noSeeks")));
+    let body;
+    if (!account) {
+      body = h("p", {}, link("/account", t("quick.signIn"), { id: "quick-sign-in" }));
+    } else if (this.seek && this.seek.status === "waiting") {
+      body = h("div", { class: "quick-waiting" },
+        h("p", { role: "status", id: "quick-status" }, t("quick.searching", { family: familyName(this.family), clock: this.clock, seconds: Math.round(this.seek.waited || 0) })),
+        h("div", { class: "row" },
+          h("button", { type: "button", id: "quick-cancel", onclick: () => this.cancel() }, t("quick.cancel")),
+          this.seek.offer_bot && h("button", { type: "button", class: "primary", id: "quick-bot", onclick: () => this.playBot() },
+            t("quick.playBot", { level: t(`level.${this.seek.bot_level}`) }))));
+    } else {
+      body = h("form", { class: "row quick-form", onsubmit: (e) => { e.preventDefault(); this.find(); } },
+        h("label", { class: "field inline" }, h("span", {}, t("quick.family")),
+          h("select", { id: "quick-family", onchange: (e) => { this.family = e.target.value; } },
+            Object.keys(this.presets).map((name) => h("option", { value: name, selected: name === this.family }, familyName(name))))),
+        h("label", { class: "field inline" }, h("span", {}, t("quick.clock")),
+          h("select", { id: "quick-clock", onchange: (e) => { this.clock = Number(e.target.value); } },
+            CLOCKS.map((seconds) => h("option", { value: seconds, selected: seconds === this.clock }, t("quick.seconds", { n: seconds }))))),
+        h("button", { type: "submit", class: "primary", id: "quick-find" }, t("quick.find")));
+    }
+    this.element.replaceChildren(
+      h("h2", { id: "quick-game-title" }, t("quick.title")),
+      h("p", { class: "muted" }, t("quick.help")),
+      body,
+      this.error && h("p", { class: "error", role: "alert" }, this.error),
+      h("h3", {}, t("quick.waiting")),
+      seekList);
+  }
+}
+
+/** A rating history as a small SVG line chart: the start, then one point per rated game. */
+function ratingChart(history) {
+  const width = 320;
+  const height = 90;
+  const values = [START, ...history.map((entry) => entry.rating)];
+  const low = Math.min(...values) - 20;
+  const high = Math.max(...values) + 20;
+  const x = (i) => 6 + (i * (width - 12)) / (values.length - 1);
+  const y = (v) => height - 6 - ((v - low) * (height - 12)) / (high - low);
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  svg.setAttribute("class", "rating-chart");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", t("profile.chart", { from: values[0], to: values[values.length - 1] }));
+  const line = document.createElementNS("http://www.w3.org/2000/svg", "polyline");
+  line.setAttribute("points", values.map((v, i) => `${x(i)},${y(v)}`).join(" "));
+  svg.append(line);
+  values.forEach((v, i) => {
+    const dot = document.createElementNS("http://www.w3.org/2000/svg", "circle");
+    dot.setAttribute("cx", x(i));
+    dot.setAttribute("cy", y(v));
+    dot.setAttribute("r", 3);
+    svg.append(dot);
+  });
+  return svg;
+}
+
+export class ProfileScreen {
+  constructor(root, username) {
+    this.root = root;
+    this.username = username;
+    this.profile = null;
+    this.games = [];
+    this.filters = { family: "", result: "" };
+    this.error = "";
+  }
+
+  async start() {
+    this.root.replaceChildren(h("p", { class: "loading" }, t("table.loading")));
+    try {
+      this.profile = await api("GET", `/api/players/${encodeURIComponent(this.username)}`);
+      await this.loadGames();
+    } catch (error) {
+      this.error = error.message;
+    }
+    this.render();
+  }
+
+  async loadGames() {
+    const query = new URLSearchParams(Object.entries(this.filters).filter(([, v]) => v));
+    const response = await fetch(`/api/players/${encodeURIComponent(this.username)}/games?${query}`);
+    const text = await response.text();
+    this.games = text.split("\n").filter((line) => line.trim()).map((line) => JSON.parse(line));
+  }
+
+  destroy() {}
+
+  refresh() {
+    this.render();
+  }
+
+  async filter(changes) {
+    Object.assign(this.filters, changes);
+    await this.loadGames();
+    this.render();
+  }
+
+  gameRow(record) {
+    const rules = record.rules;
+    const sides = rules.partnerships ? rules.players / 2 : rules.players;
+    const side = record.seat % sides;
+    const result = record.winner === null ? "draw" : record.winner === side ? "win" : "loss";
+    const others = (record.names || []).filter((_, seat) => seat !== record.seat).join(", ");
+    return h("li", { class: `game-item ${result}`, "data-table": record.table },
+      h("span", { class: `result ${result}` }, t(`profile.${result}`)),
+      h("span", {}, familyName(rules.name), " · ", t("profile.against", { names: others }), " · ", record.totals.join(" – ")),
+      link(`/t/${record.table}#replay`, t("profile.replay"), { class: "button small" }));
+  }
+
+  render() {
+    if (this.error) {
+      this.root.replaceChildren(h("div", { class: "panel center" }, h("h1", {}, this.username), h("p", { class: "error", role: "alert" }, this.error)));
+      return;
+    }
+    const p = this.profile;
+    const stats = p.statistics;
+    const percent = (x) => (x === null ? "–" : `${Math.round(100 * x)}%`);
+    const accuracy = stats.accuracy.length ? stats.accuracy.map((game) => `${game.accuracy ?? "–"}%`).slice(-10).join(" → ") : "–";
+    this.root.replaceChildren(h("div", { class: "profile" },
+      h("h1", { id: "profile-name" }, p.username),
+      h("section", { class: "panel", "aria-labelledby": "ratings-title" },
+        h("h2", { id: "ratings-title" }, t("profile.ratings")),
+        p.ratings.length
+          ? h("ul", { class: "rating-list" }, p.ratings.map((r) => h("li", { "data-family": r.family },
+            h("strong", {}, familyName(r.family)), " ",
+            h("span", { class: "rating", title: r.provisional ? t("profile.provisional") : "" }, r.shown), " ",
+            h("span", { class: "muted" }, tn("profile.rated", r.games)),
+            ratingChart(r.history))))
+          : h("p", { class: "muted" }, t("profile.unrated"))),
+      h("section", { class: "panel", "aria-labelledby": "stats-title" },
+        h("h2", { id: "stats-title" }, t("profile.statistics")),
+        h("dl", { class: "stats" },
+          h("dt", {}, t("profile.games")), h("dd", {}, stats.games),
+          h("dt", {}, t("profile.winRate")), h("dd", {}, percent(stats.win_rate)),
+          h("dt", {}, t("profile.pointsPerRound")), h("dd", {}, stats.points_per_round),
+          h("dt", {}, t("profile.kserisPerRound")), h("dd", {}, stats.kseris_per_round),
+          h("dt", {}, t("profile.jackKserisPerRound")), h("dd", {}, stats.jack_kseris_per_round),
+          h("dt", {}, t("profile.accuracy")), h("dd", {}, accuracy))),
+      h("section", { class: "panel", "aria-labelledby": "games-title" },
+        h("h2", { id: "games-title" }, t("profile.gamesTitle")),
+        h("div", { class: "row" },
+          h("label", { class: "field inline" }, h("span", {}, t("quick.family")),
+            h("select", { id: "games-family", onchange: (e) => this.filter({ family: e.target.value }) },
+              h("option", { value: "" }, t("profile.all")),
+              ["greek", "classic", "pisti", "children", "three-player", "partnership", "faro"].map((name) =>
+                h("option", { value: name, selected: name === this.filters.family }, familyName(name))))),
+          h("label", { class: "field inline" }, h("span", {}, t("profile.result")),
+            h("select", { id: "games-result", onchange: (e) => this.filter({ result: e.target.value }) },
+              h("option", { value: "" }, t("profile.all")),
+              ["win", "loss", "draw"].map((r) => h("option", { value: r, selected: r === this.filters.result }, t(`profile.${r}`)))))),
+        this.games.length
+          ? h("ul", { class: "game-list", id: "game-list" }, this.games.map((record) => this.gameRow(record)))
+          : h("p", { class: "muted", id: "game-list" }, t("profile.noGames")))));
+  }
+}
+
+export class LeaderboardScreen {
+  constructor(root, family) {
+    this.root = root;
+    this.family = family || "greek";
+    this.board = null;
+    this.bots = {};
+    this.error = "";
+  }
+
+  async start() {
+    try {
+      [this.board, this.bots] = await Promise.all([
+        api("GET", `/api/leaderboard/${encodeURIComponent(this.family)}`),
+        api("GET", "/api/ratings/bots").then((answer) => answer.families[this.family] || {}),
+      ]);
+    } catch (error) {
+      this.error = error.message;
+    }
+    this.render();
+  }
+
+  destroy() {}
+
+  refresh() {
+    this.render();
+  }
+
+  render() {
+    const choose = h("select", { id: "leaderboard-family", onchange: (e) => navigate(`/leaderboard/${e.target.value}`) },
+      ["greek", "classic", "pisti", "children", "three-player", "partnership", "faro"].map((name) =>
+        h("option", { value: name, selected: name === this.family }, familyName(name))));
+    const rows = this.board ? this.board.players.map((p) => h("tr", {},
+      h("td", {}, p.rank),
+      h("td", {}, link(`/p/${encodeURIComponent(p.username)}`, p.username)),
+      h("td", { class: "rating" }, p.shown),
+      h("td", {}, p.games))) : [];
+    const bots = Object.entries(this.bots);
+    this.root.replaceChildren(h("div", { class: "leaderboard" },
+      h("h1", {}, t("board.title", { family: familyName(this.family) })),
+      h("label", { class: "field inline" }, h("span", {}, t("quick.family")), choose),
+      this.error && h("p", { class: "error", role: "alert" }, this.error),
+      h("p", { class: "muted" }, t("board.help")),
+      rows.length
+        ? h("table", { class: "board", id: "leaderboard" },
+          h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, t("account.username")), h("th", {}, t("board.rating")), h("th", {}, t("profile.games")))),
+          h("tbody", {}, rows))
+        : h("p", { class: "muted", id: "leaderboard" }, t("board.empty")),
+      bots.length > 0 && h("p", { class: "muted", id: "bot-ratings" },
+        t("board.bots"), " ", bots.map(([level, rating]) => `${t(`level.${level}`)} ${rating}`).join(" · "))));
+  }
+}

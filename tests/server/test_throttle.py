@@ -1,0 +1,32 @@
+"""The sign-in and sign-up throttle: a sliding window per key, bounded in memory."""
+
+from __future__ import annotations
+
+import time
+
+from kseri.server.accounts import THROTTLE_KEYS, Throttle
+
+
+def test_a_key_waits_once_over_its_limit_until_the_window_passes() -> None:
+    throttle = Throttle(limit=2, window=0.2)
+    throttle.hit("eleni")
+    assert throttle.wait("eleni") == 0
+    throttle.hit("eleni")
+    assert 0 < throttle.wait("eleni") <= 0.2
+    assert throttle.wait("nikos") == 0
+    time.sleep(0.21)
+    assert throttle.wait("eleni") == 0
+    throttle.hit("eleni")
+    throttle.hit("eleni")
+    throttle.clear("eleni")
+    assert throttle.wait("eleni") == 0
+
+
+def test_a_throttle_forgets_expired_keys_when_it_fills() -> None:
+    throttle = Throttle(limit=1, window=0.05)
+    for number in range(THROTTLE_KEYS):
+        throttle.hit(f"name {number}")
+    assert throttle.wait("name 1") > 0
+    time.sleep(0.06)
+    throttle.hit("one more")
+    assert list(throttle._events) == ["one more"] and throttle.wait("one more") > 0
