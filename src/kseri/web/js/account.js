@@ -1,7 +1,7 @@
 // Accounts in the page (docs/players.md): who is signed in, the top bar's links, and the
 // account screen (/account): sign in, sign up (bringing the seats this browser holds), sign
 // out, change the password, download one's data, delete the account.
-import { api, heldSeats } from "./api.js";
+import { api, heldSeatTokens } from "./api.js";
 import { h, navigate } from "./dom.js";
 import { t } from "./i18n.js";
 
@@ -21,7 +21,7 @@ export async function loadAccount() {
 
 /** Make the seats this browser holds the signed-in account's (new ones since the last call). */
 export async function claimHeldSeats() {
-  const seats = heldSeats().filter((held) => !claimed.has(held.table)).slice(0, 200);
+  const seats = heldSeatTokens().filter((held) => !claimed.has(held.table)).slice(0, 200);
   if (!account || !seats.length) return;
   try {
     await accountApi("POST", "/api/account/seats", { seats });
@@ -95,7 +95,7 @@ export class AccountScreen {
   enter(how, event) {
     event.preventDefault();
     const form = event.target;
-    const body = { username: form.username.value.trim(), password: form.password.value, seats: heldSeats().slice(0, 200) };
+    const body = { username: form.username.value.trim(), password: form.password.value, seats: heldSeatTokens().slice(0, 200) };
     return this.run(async () => {
       account = await api("POST", `/api/account/${how}`, body);
       navigate(`/p/${encodeURIComponent(account.username)}`);

@@ -37,11 +37,6 @@ function allSeats() {
   }
 }
 
-/** Every seat this browser holds, as [{table, token}] (a guest who signs up keeps them). */
-export function heldSeats() {
-  return Object.entries(allSeats()).filter(([, held]) => held.token).map(([table, held]) => ({ table, token: held.token }));
-}
-
 /** The seat and token this browser holds at a table, or null. */
 export function heldSeat(tableId) {
   return allSeats()[tableId] || null;
@@ -59,7 +54,13 @@ export function holdSeat(tableId, seat, token) {
 /** Every seat this browser holds, the most recent first: [{tableId, seat, token}]. */
 export function heldSeats() {
   const seats = allSeats();
-  return Object.keys(seats).sort((a, b) => seats[b].since - seats[a].since).map((tableId) => ({ tableId, ...seats[tableId] }));
+  return Object.keys(seats).filter((tableId) => seats[tableId].token)
+    .sort((a, b) => seats[b].since - seats[a].since).map((tableId) => ({ tableId, ...seats[tableId] }));
+}
+
+/** The seats this browser holds as the account API takes them: [{table, token}]. */
+export function heldSeatTokens() {
+  return heldSeats().map(({ tableId, token }) => ({ table: tableId, token }));
 }
 
 /** Forget a seat the server no longer accepts. */
