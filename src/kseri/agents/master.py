@@ -26,6 +26,7 @@ import random
 import time
 from collections.abc import Sequence
 from statistics import fmean
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -35,8 +36,10 @@ from kseri.agents.sampler import Sampler
 from kseri.agents.sim import RoundSim, SimRules, play_class, relative
 from kseri.cards import Card
 from kseri.engine import View
-from kseri.fast import Positions, rollouts
 from kseri.rules import Rules, TargetRule
+
+if TYPE_CHECKING:
+    from kseri.fast import Positions
 
 DEFAULT_ITERATIONS = 320
 """Worlds sampled per move by default (each plays out every distinct card)."""
@@ -102,6 +105,7 @@ class MasterAgent:
         Equivalent cards share their class's figures."""
         if view.turn != view.seat:
             raise ValueError(f"nothing to evaluate: it is not seat {view.seat}'s turn")
+        from kseri.fast import rollouts  # numba loads with the first search, not with the agents
         rules = view.rules
         sim_rules = self._sim_rules.get(rules)
         if sim_rules is None:
@@ -197,6 +201,7 @@ def _one_world(view: View, sampler: Sampler) -> bool:
 
 def positions(sims: Sequence[RoundSim]) -> Positions:
     """Worlds of one view (same hand sizes, same stock) as the compiled core's arrays."""
+    from kseri.fast import Positions
     first = sims[0]
     r = first.r
     count = len(sims)
