@@ -51,6 +51,8 @@ PRUNE_EVERY = 16
 """Worlds between checks that drop the candidates clearly worse than the best."""
 PRUNE_Z = 2.5
 """Standard errors by which a candidate must trail the best to be dropped."""
+DEADLINE_CHUNK = 4
+"""Worlds rolled out together under a time budget (the clock is read between chunks)."""
 MATCH_WEIGHT = 100.0
 """Extra value of winning the match this round (and cost of losing it)."""
 MATCH_REACH = 60
@@ -146,6 +148,8 @@ class MasterAgent:
             chunk = PRUNE_EVERY - worlds % PRUNE_EVERY
             if budget is not None:
                 chunk = min(chunk, budget - worlds)
+            if deadline is not None:
+                chunk = min(chunk, DEADLINE_CHUNK)
             sims = [sampler.sim(sampler.sample(rng)) for _ in range(chunk)]
             worlds += chunk
             finals, overs = rollouts(rules, positions(sims), active)
