@@ -26,6 +26,7 @@ import random
 import time
 from collections.abc import Sequence
 from statistics import fmean
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -35,8 +36,10 @@ from kseri.agents.sampler import Sampler
 from kseri.agents.sim import RoundSim, SimRules, play_class, relative
 from kseri.cards import Card
 from kseri.engine import View
-from kseri.fast import Positions, rollouts
 from kseri.rules import Rules, match_winner
+
+if TYPE_CHECKING:
+    from kseri.fast import Positions
 
 DEFAULT_ITERATIONS = 320
 """Worlds sampled per move by default (each plays out every distinct card)."""
@@ -48,6 +51,8 @@ PRUNE_EVERY = 16
 """Worlds between checks that drop the candidates clearly worse than the best."""
 PRUNE_Z = 2.5
 """Standard errors by which a candidate must trail the best to be dropped."""
+DEADLINE_CHUNK = 4
+"""Worlds rolled out together under a time budget (the clock is read between chunks)."""
 MATCH_WEIGHT = 100.0
 """Extra value of winning the match this round (and cost of losing it)."""
 MATCH_REACH = 60
@@ -88,6 +93,7 @@ class MasterAgent:
         Equivalent cards share their class's figures."""
         if view.turn != view.seat:
             raise ValueError(f"nothing to evaluate: it is not seat {view.seat}'s turn")
+        from kseri.fast import rollouts  # numba loads with the first search, not with the agents
         rules = view.rules
         sim_rules = self._sim_rules.get(rules)
         if sim_rules is None:
@@ -128,6 +134,8 @@ class MasterAgent:
             chunk = PRUNE_EVERY - worlds % PRUNE_EVERY
             if budget is not None:
                 chunk = min(chunk, budget - worlds)
+            if deadline is not None:
+                chunk = min(chunk, DEADLINE_CHUNK)
             sims = [sampler.sim(sampler.sample(rng)) for _ in range(chunk)]
             worlds += chunk
             finals, overs = rollouts(rules, positions(sims), active)
@@ -184,6 +192,7 @@ def _one_world(view: View, sampler: Sampler) -> bool:
 
 def positions(sims: Sequence[RoundSim]) -> Positions:
     """Worlds of one view (same hand sizes, same stock) as the compiled core's arrays."""
+    from kseri.fast import Positions
     first = sims[0]
     r = first.r
     count = len(sims)

@@ -18,7 +18,6 @@ from kseri.agents import make_agent
 from kseri.bench.duplicate import play_match
 from kseri.cli import app, rules_spec
 from kseri.engine import KSERI_KINDS, Match
-from kseri.fast import play_matches
 from kseri.notation import NotationError, format_notation, parse_notation
 from kseri.records import (
     RecordError,
@@ -144,6 +143,7 @@ def simulate_command(
 
 def _simulate_fast(spec: str, rules: Rules, games: int, seed: str) -> None:
     """The matches on the compiled core, summarised as the others."""
+    from kseri.fast import play_matches  # numba loads only for --fast
     started = time.perf_counter()
     matches = play_matches(rules, games, seed=seed)
     elapsed = time.perf_counter() - started
