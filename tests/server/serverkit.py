@@ -50,7 +50,8 @@ def free_port() -> int:
         return port
 
 
-LAX = "tables_per_minute=100000,tables_burst=100000,connections_per_address=100000,max_backlog=100000"
+LAX = ("tables_per_minute=100000,tables_burst=100000,connections_per_address=100000,"
+       "max_backlog=100000,send_queue=100001")
 """Limits for tests that open many tables and connections from one address (loopback) and
 replay whole matches to spectators."""
 

@@ -44,6 +44,8 @@ def test_keyboard_only_play(
     page.keyboard.press("Tab")
     expect(page.locator("#level-expert")).to_be_focused()
     page.keyboard.press("ArrowLeft")
+    expect(page.locator("#level-learned")).to_be_checked()
+    page.keyboard.press("ArrowLeft")
     expect(page.locator("#level-greedy")).to_be_checked()
     expect(page.locator("#level-greedy")).to_be_focused()
     for _ in range(3):

@@ -6,7 +6,8 @@ import httpx
 from browser_helpers import DESKTOP, ContextFactory, PageErrors, open_lobby
 from playwright.sync_api import Page, Route, expect
 
-FRIENDLY = {"random": "Beginner", "greedy": "Casual", "expert": "Expert", "master": "Master"}
+FRIENDLY = {"random": "Beginner", "greedy": "Casual", "learned": "Learner", "expert": "Expert",
+            "master": "Master"}
 
 
 def offered(page: Page) -> list[str]:

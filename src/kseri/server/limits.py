@@ -64,6 +64,11 @@ class Limits:
     failed_signins: int = 10
     """Failed sign-ins an account may see in 15 minutes (an address: five times as many)."""
 
+    def __post_init__(self) -> None:
+        if self.send_queue <= self.max_backlog:
+            raise ValueError(f"send_queue ({self.send_queue}) must exceed max_backlog ({self.max_backlog}): "
+                             "a reconnecting client's backlog is queued at once")
+
     @classmethod
     def from_spec(cls, spec: str) -> Limits:
         """Defaults with some bounds changed: ``tables_per_minute=100,max_body=1024``.
