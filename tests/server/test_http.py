@@ -83,7 +83,7 @@ def test_the_web_page_invite_links_and_static_files(server: Server) -> None:
 
 def test_the_rules_list_every_bot_level_weakest_first(server: Server) -> None:
     levels = httpx.get(f"{server.http}/api/rules").json()["levels"]
-    assert levels == list(AGENTS) and levels[:4] == ["random", "greedy", "expert", "master"]
+    assert levels == list(AGENTS) and levels[:5] == ["random", "greedy", "learned", "expert", "master"]
     for level in levels:  # each one seats a bot
         created = server.create([human(), bot(level)])
         assert created["table"]["seats"][1]["level"] == level
