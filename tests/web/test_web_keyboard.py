@@ -43,9 +43,9 @@ def test_keyboard_only_play(
     expect(page.locator("#mode-2")).to_be_focused()
     page.keyboard.press("Tab")
     expect(page.locator("#level-expert")).to_be_focused()
-    page.keyboard.press("ArrowLeft")
-    expect(page.locator("#level-greedy")).to_be_checked()
-    expect(page.locator("#level-greedy")).to_be_focused()
+    page.keyboard.press("ArrowLeft")  # the level before expert (weakest first): learned
+    expect(page.locator("#level-learned")).to_be_checked()
+    expect(page.locator("#level-learned")).to_be_focused()
     for _ in range(3):
         page.keyboard.press("Shift+Tab")
     expect(page.locator("#player-name")).to_be_focused()
