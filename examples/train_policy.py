@@ -2,12 +2,14 @@
 duplicate-deal bench.
 
 The learner plays a random seat of ``kseri.rl.gym_env.KseriEnv`` against the chosen bot level;
-its network is a small perceptron on the shared encoding, exported as numpy weights that
-``kseri.agents.learned.LearnedAgent`` plays without PyTorch. The evaluation plays the bench's
-duplicate deals (``kseri.bench.duplicate``: every deal once per seat rotation) and prints the
-mean point difference per round with a 95% confidence interval.
+its network is ``kseri.agents.learned.PolicyNetwork`` on the shared encoding (a summary of
+the whole vector, and a scorer shared by all actions on each card face's own features),
+exported as numpy weights that ``kseri.agents.learned.LearnedAgent`` plays without PyTorch.
+The evaluation plays the bench's duplicate deals (``kseri.bench.duplicate``: every deal once
+per seat rotation) and prints the mean point difference per round with a 95% confidence
+interval.
 
-    pip install 'kseri[rl]' torch==2.13.0   # a CPU build
+    pip install 'kseri[rl]' 'torch==2.13.0+cpu'   # the CPU build
     python examples/train_policy.py --minutes 60 --out policy.npz            # a longer run
     python examples/train_policy.py --minutes 0.2 --eval-deals 4 --out /tmp/p.npz   # a smoke run
 
