@@ -8,6 +8,7 @@ import random
 
 import numpy as np
 import pytest
+from test_differential import VARIANTS as ENGINE_VARIANTS
 
 from kseri import PRESETS, Deal, Match, Rules
 from kseri.agents import ExpertAgent, GreedyAgent, expert
@@ -18,17 +19,7 @@ from kseri.fast import Deals, Rounds, kernels, play_matches, play_rounds
 from kseri.rules import CentreDeal, MajorityTie, TargetRule, match_winner
 
 VARIANTS = {
-    **{name: Rules.preset(name) for name in PRESETS},
-    "greek-house-rules": Rules.preset(
-        "greek", jacks_table_bonus=10, last_capture_bonus=10, two_clubs_match_bonus=5, double_kseri=20,
-        kseri_on_last_card=False, jack_kseri=25,
-    ),
-    "classic-tied-majority": Rules.preset("classic", majority_tie=MajorityTie.EVERY_TIED_SIDE, target=60),
-    "pisti-lone-centre": Rules.preset("pisti", centre_size=2, batch_size=5, two_clubs_match_bonus=3),
-    "three-one-card-batches": Rules.preset("greek", players=3, centre_size=1, batch_size=1, double_kseri=30),
-    "six-partners": Rules.preset("partnership", players=6, centre_size=4),
-    "children-no-jack-kseri": Rules.preset("children", jack_kseri=None, target=80),
-    "children-jacks-table": Rules.preset("children", jacks_table_bonus=10, target=60),
+    **ENGINE_VARIANTS,  # every preset and the option variants the engine's differential test plays
     "faro-every-tied-side": Rules.preset("faro", majority_tie=MajorityTie.EVERY_TIED_SIDE, majority_bonus=5),
 }
 PRESET_ROUNDS = 10_000

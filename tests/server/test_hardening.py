@@ -385,7 +385,9 @@ async def test_a_spectator_far_behind_gets_the_latest_state_alone(start_server: 
     created = server.create([human(), bot("greedy")], rules="greek")
     table_id = created["table"]["id"]
     player = await Client.connect(server, table_id, created["token"])
-    state = await player.play_until(lambda s: s["view"] is not None and len(s["view"]["plays"]) >= 20)
+    # her turn after 20 plays: nothing moves until she plays
+    state = await player.play_until(lambda s: s["view"] is not None and len(s["view"]["plays"]) >= 20
+                                    and s["view"]["turn"] == 0)
     far = await Client.connect(server, table_id, since=0)
     latest = await far.expect("state")
     assert latest["seq"] == state["seq"] and latest["event"] is None

@@ -17,7 +17,8 @@ async def test_history_lists_the_rounds_plays_and_the_last_sweep(server: Server)
     created = server.create([human("Eleni"), bot("greedy")], rules="greek,target=30")
     table = created["table"]["id"]
     eleni = await Client.connect(server, table, created["token"])
-    state = await eleni.play_until(lambda s: s["event"] is not None and s["event"]["kind"] == "round-end")
+    # the round's last play: she stops there, before saying ready, so the next round waits
+    state = await eleni.play_until(lambda s: s["view"] is not None and s["view"]["phase"] != "playing")
     round_states = [s for s in eleni.states if s["history"] and s["history"]["round"] == 0]
     plays = play_events(round_states)
     history = state["history"]
