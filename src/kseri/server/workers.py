@@ -17,7 +17,7 @@ from kseri.agents import hint, make_agent
 from kseri.cards import Card
 from kseri.engine import View
 
-CHEAP_LEVELS = frozenset({"random", "greedy", "expert"})
+CHEAP_LEVELS = frozenset({"random", "greedy", "learned", "expert"})
 """Bot levels whose moves take well under a millisecond: played on the loop itself."""
 
 
