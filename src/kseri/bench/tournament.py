@@ -20,18 +20,17 @@ point difference and counts as lost for it in the ratings; a match it fails in i
 
 from __future__ import annotations
 
-import concurrent.futures
 import hashlib
 import math
-import multiprocessing
-import multiprocessing.util
 import shlex
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from kseri.agents.base import AGENTS, Agent, make_agent
 from kseri.bench.duplicate import bench_deal, play_match, play_round, seating, side_difference
+from kseri.bench.executors import Executor, local_executor
 from kseri.engine import Match
 from kseri.protocol.client import EngineAgent, EngineError, EngineProcess
 from kseri.rules import Rules
@@ -178,11 +177,6 @@ def close_engines() -> None:
         _ENGINES.popitem()[1].close()
 
 
-def _worker_start() -> None:
-    """In a worker process: stop its engines when it exits (workers skip ``atexit``)."""
-    multiprocessing.util.Finalize(None, close_engines, exitpriority=10)
-
-
 def _seat_agents(
     config: TournamentConfig, pair: tuple[int, int], rotation: int, *game: object
 ) -> list[Agent]:
@@ -248,44 +242,29 @@ def total_games(config: TournamentConfig) -> int:
 
 
 def run_tournament(
-    config: TournamentConfig, workers: int = 1, progress: Callable[[int], None] | None = None
+    config: TournamentConfig, workers: int | Executor = 1, progress: Callable[[int], None] | None = None
 ) -> TournamentOutcome:
-    """Play the whole schedule on ``workers`` processes (1: in this process).
+    """Play the whole schedule on ``workers`` local processes (1: in this process), or on an
+    entered :class:`~kseri.bench.executors.Executor` (a Ray cluster, say): the outcome is the same.
 
-    Workers are started with ``spawn``: a script that calls this with several workers must
-    guard its top level with ``if __name__ == "__main__":``.
+    Local workers are started with ``spawn``: a script that calls this with several workers
+    must guard its top level with ``if __name__ == "__main__":``.
 
     ``progress`` is called with the number of deals or match seeds each finished piece of
     work held (they add up to :func:`total_games`).
     """
-    if workers < 1:
-        raise ValueError(f"workers must be at least 1, not {workers}")
-    tasks = list(_tasks(config, workers))
-    results: dict[_Task, list[DealOutcome] | list[MatchOutcome]] = {}
-
-    def done(task: _Task, result: list[DealOutcome] | list[MatchOutcome]) -> None:
-        results[task] = result
+    if isinstance(workers, int):
+        with local_executor(workers) as executor:
+            return run_tournament(config, executor, progress)
+    tasks = list(_tasks(config, workers.workers))
+    results: dict[int, list[DealOutcome] | list[MatchOutcome]] = {}
+    for index, result in workers.map(partial(_run_task, config), tasks, cleanup=close_engines):
+        results[index] = result
         if progress is not None:
-            progress(task.stop - task.start)
-
-    if workers == 1:
-        try:
-            for task in tasks:
-                done(task, _run_task(config, task))
-        finally:
-            close_engines()
-    else:
-        context = multiprocessing.get_context("spawn")
-        pool = concurrent.futures.ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_start)
-        try:
-            futures = {pool.submit(_run_task, config, task): task for task in tasks}
-            for future in concurrent.futures.as_completed(futures):
-                done(futures[future], future.result())
-        finally:
-            pool.shutdown(cancel_futures=True)
+            progress(tasks[index].stop - tasks[index].start)
     outcome = TournamentOutcome(config)
-    for task in tasks:
-        for item in results[task]:
+    for index in range(len(tasks)):
+        for item in results[index]:
             if isinstance(item, DealOutcome):
                 outcome.deals.append(item)
             else:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import typer
+from typer.core import TyperCommand
 
 app = typer.Typer(
     name="kseri",
@@ -35,6 +38,29 @@ def bot_level(value: str) -> str:
     if level not in AGENTS:
         raise typer.BadParameter(f"unknown bot level {value!r}; the levels are: {', '.join(AGENTS)}")
     return level
+
+
+def ray_option() -> Any:
+    """The ``--ray [ADDRESS]`` option of the commands that can play on a Ray cluster."""
+    return typer.Option(
+        "--ray", metavar="[ADDRESS]",
+        help="Play on a Ray cluster: its head's HOST:PORT, or nothing (or 'local') for one of this machine "
+             "(needs kseri[cluster]).")
+
+
+class RayOptionCommand(TyperCommand):
+    """A command whose ``--ray`` may come without its address, meaning ``local``."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:  # typer's own click Context
+        given: list[str] = []
+        for index, arg in enumerate(args):
+            given.append(arg)
+            if arg == "--":
+                given += args[index + 1:]
+                break
+            if arg == "--ray" and (index + 1 == len(args) or args[index + 1].startswith("-")):
+                given.append("local")
+        return super().parse_args(ctx, given)
 
 
 def main() -> None:

@@ -20,6 +20,7 @@ from rich.progress import (
 )
 
 from kseri.agents.base import AGENTS
+from kseri.bench.executors import ClusterError, Executor, RayCluster, local_executor
 from kseri.bench.report import plot, render, summarize
 from kseri.bench.tournament import (
     Player,
@@ -29,12 +30,12 @@ from kseri.bench.tournament import (
     run_tournament,
     total_games,
 )
-from kseri.cli import app, bot_level, rules_spec
+from kseri.cli import RayOptionCommand, app, bot_level, ray_option, rules_spec
 from kseri.protocol.engine_side import serve_level
 from kseri.rules import Rules, RulesError
 
 
-@app.command("tournament")
+@app.command("tournament", cls=RayOptionCommand)
 def tournament_command(
     players: Annotated[
         list[str] | None, typer.Argument(help=f"Built-in levels to enter: {', '.join(AGENTS)}.")
@@ -49,6 +50,7 @@ def tournament_command(
     matches: Annotated[int, typer.Option(help="Match seeds per pair, each played in every seating.")] = 20,
     seed: Annotated[int, typer.Option(help="Tournament seed: the same seed gives the same results.")] = 1,
     workers: Annotated[int, typer.Option(help="Worker processes (0: one per CPU core).")] = 0,
+    ray: Annotated[str | None, ray_option()] = None,
     time_ms: Annotated[int, typer.Option("--time-ms", help="Thinking time per play for engines.")] = 1000,
     grace_ms: Annotated[int, typer.Option("--grace-ms", help="Extra wait before an engine forfeits.")] = 1000,
     bootstrap: Annotated[int, typer.Option(help="Bootstrap samples for the rating intervals.")] = 200,
@@ -63,6 +65,8 @@ def tournament_command(
     try:
         if workers < 0:
             raise ValueError(f"workers must be 0 (one per core) or more, not {workers}")
+        if workers and ray is not None:
+            raise ValueError("give --workers (local processes) or --ray (a cluster's CPUs), not both")
         entrants: list[Player] = [builtin_player(level) for level in players or []]
         entrants += [engine_player(spec) for spec in engines or []]
         config = TournamentConfig(tuple(entrants), Rules.from_spec(rules_text), deals, matches, seed, time_ms,
@@ -70,13 +74,18 @@ def tournament_command(
     except (ValueError, RulesError) as error:
         errors.print(f"[red]error:[/red] {error}", highlight=False)
         raise typer.Exit(2) from None
-    workers = workers or os.cpu_count() or 1
-    with Progress(
-        TextColumn("[bold]tournament"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        TimeRemainingColumn(), console=errors,
-    ) as progress:
-        bar = progress.add_task("games", total=total_games(config))
-        outcome = run_tournament(config, workers, lambda done: progress.advance(bar, done))
+    local = workers or os.cpu_count() or 1
+    executor: Executor = RayCluster(ray) if ray is not None else local_executor(local)
+    try:
+        with executor, Progress(
+            TextColumn("[bold]tournament"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+            TimeRemainingColumn(), console=errors,
+        ) as progress:
+            bar = progress.add_task("games", total=total_games(config))
+            outcome = run_tournament(config, executor, lambda done: progress.advance(bar, done))
+    except ClusterError as error:
+        errors.print(f"[red]error:[/red] {error}", highlight=False)
+        raise typer.Exit(2) from None
     summary = summarize(outcome, bootstrap=bootstrap)
     render(summary, console)
     if json_path is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import random
 import time
-from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -14,16 +14,14 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from kseri.agents import make_agent
-from kseri.bench.duplicate import play_match
-from kseri.cli import app, rules_spec
-from kseri.engine import KSERI_KINDS, Match
+from kseri.bench.executors import ClusterError, Executor, RayCluster
+from kseri.bench.simulation import Tally, run_simulation
+from kseri.cli import RayOptionCommand, app, ray_option, rules_spec
 from kseri.notation import NotationError, format_notation, parse_notation
 from kseri.records import (
     RecordError,
     append_record,
     read_records,
-    record_from_match,
     record_problems,
     replay_record,
 )
@@ -50,46 +48,7 @@ def _read(path: Path) -> list[dict[str, Any]]:
         _fail(str(error))
 
 
-@dataclass
-class _Tally:
-    """What a simulation counts."""
-
-    sides: int
-    matches: int = 0
-    rounds: int = 0
-    plays: int = 0
-    kseris: int = 0
-    wins: list[int] = field(default_factory=list)
-    points: list[int] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        self.wins = [0] * self.sides
-        self.points = [0] * self.sides
-
-    def add(self, match: Match) -> None:
-        self.matches += 1
-        self.rounds += len(match.round_results)
-        for plays in match.plays:
-            self.plays += len(plays)
-            self.kseris += sum(1 for play in plays for mark in play.marks if mark.kind in KSERI_KINDS)
-        for result in match.round_results:
-            for side, points in enumerate(result.points):
-                self.points[side] += points
-        assert match.winner is not None
-        self.wins[match.winner] += 1
-
-
-def _play_match(rules: Rules, seed: str, game: int) -> Match:
-    """One match between random bots, each seat seeing only its view."""
-    match = Match(rules, seed=f"{seed}:{game}")
-    agents = [
-        make_agent("random", seed=random.Random(f"{seed}:{game}:{seat}").getrandbits(64))
-        for seat in range(rules.players)
-    ]
-    return play_match(match, agents)
-
-
-@app.command("simulate")
+@app.command("simulate", cls=RayOptionCommand)
 def simulate_command(
     rules_spec: Annotated[
         str, typer.Option("--rules", callback=rules_spec,
@@ -106,6 +65,7 @@ def simulate_command(
         bool,
         typer.Option("--fast", help="Play on the compiled core (kseri.fast): its own shuffle, no records."),
     ] = False,
+    ray: Annotated[str | None, ray_option()] = None,
 ) -> None:
     """Play matches between random bots and summarise them (optionally writing their records)."""
     try:
@@ -116,6 +76,8 @@ def simulate_command(
     if fast:
         if records is not None:
             _fail("--fast keeps no records: drop --records, or --fast to write them")
+        if ray is not None:
+            _fail("--fast plays on the compiled core in this process: drop --ray, or --fast to use a cluster")
         _simulate_fast(rules_spec, rules, games, seed)
         return
     if records is not None:
@@ -123,21 +85,20 @@ def simulate_command(
             records.write_text("", encoding="utf-8")
         except OSError as error:
             _fail(f"cannot write {records}: {error.strerror}")
-    tally = _Tally(rules.sides)
     progress = Progress(
         TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
         console=err, transient=True, disable=games < _PROGRESS_FROM,
     )
-    started = time.perf_counter()
-    with progress:
-        task = progress.add_task("matches", total=games)
-        for game in range(games):
-            match = _play_match(rules, seed, game)
-            tally.add(match)
-            if records is not None:
-                append_record(records, record_from_match(match))
-            progress.advance(task)
-    elapsed = time.perf_counter() - started
+    write = partial(append_record, records) if records is not None else None
+    try:
+        with RayCluster(ray) if ray is not None else Executor() as executor, progress:
+            started = time.perf_counter()  # the games' time, not a cluster's start
+            bar = progress.add_task("matches", total=games)
+            tally = run_simulation(rules, games, seed, executor, write,
+                                   lambda done: progress.advance(bar, done))
+            elapsed = time.perf_counter() - started
+    except ClusterError as error:
+        _fail(str(error))
     _summary(rules_spec, seed, tally, elapsed, records)
 
 
@@ -147,7 +108,7 @@ def _simulate_fast(spec: str, rules: Rules, games: int, seed: str) -> None:
     started = time.perf_counter()
     matches = play_matches(rules, games, seed=seed)
     elapsed = time.perf_counter() - started
-    tally = _Tally(rules.sides, matches=games, rounds=int(matches.rounds.sum()),
+    tally = Tally(rules.sides, matches=games, rounds=int(matches.rounds.sum()),
                    kseris=int(matches.kseris.sum()))
     tally.plays = tally.rounds * rules.batches * rules.players * rules.batch_size
     tally.wins = [int((matches.winner == side).sum()) for side in range(rules.sides)]
@@ -155,7 +116,7 @@ def _simulate_fast(spec: str, rules: Rules, games: int, seed: str) -> None:
     _summary(spec, seed, tally, elapsed, None)
 
 
-def _summary(spec: str, seed: str, tally: _Tally, elapsed: float, records: Path | None) -> None:
+def _summary(spec: str, seed: str, tally: Tally, elapsed: float, records: Path | None) -> None:
     table = Table(title=f"simulate --rules {spec} --seed {seed}", show_header=False)
     table.add_column("what")
     table.add_column("value", justify="right")
