@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -72,7 +73,7 @@ def tournament_command(
         config = TournamentConfig(tuple(entrants), Rules.from_spec(rules_text), deals, matches, seed, time_ms,
                                   grace_ms)
     except (ValueError, RulesError) as error:
-        errors.print(f"[red]error:[/red] {error}", highlight=False)
+        errors.print(f"[red]error:[/red] {escape(str(error))}", highlight=False)
         raise typer.Exit(2) from None
     local = workers or os.cpu_count() or 1
     executor: Executor = RayCluster(ray) if ray is not None else local_executor(local)
@@ -84,7 +85,7 @@ def tournament_command(
             bar = progress.add_task("games", total=total_games(config))
             outcome = run_tournament(config, executor, lambda done: progress.advance(bar, done))
     except ClusterError as error:
-        errors.print(f"[red]error:[/red] {error}", highlight=False)
+        errors.print(f"[red]error:[/red] {escape(str(error))}", highlight=False)
         raise typer.Exit(2) from None
     summary = summarize(outcome, bootstrap=bootstrap)
     render(summary, console)

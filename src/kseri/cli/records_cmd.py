@@ -11,6 +11,7 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -35,7 +36,7 @@ err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def _fail(message: str) -> NoReturn:
-    err.print(f"[red]error:[/red] {message}")
+    err.print(f"[red]error:[/red] {escape(message)}")
     raise typer.Exit(2)
 
 
