@@ -17,6 +17,7 @@ import concurrent.futures
 import logging
 import multiprocessing
 import multiprocessing.util
+import os
 import socket
 from collections.abc import Callable, Iterator, Sequence
 from types import ModuleType, TracebackType
@@ -134,8 +135,11 @@ class RayCluster(Executor):
         ray = import_ray()
         if not ray.is_initialized():
             check_ray_address(self.address)
-            # A cluster of one's own needs no dashboard; a running one keeps its settings.
+            # A cluster of one's own needs no dashboard and reports no usage statistics; a
+            # running one keeps its settings.
             local = {"include_dashboard": False} if self.address == LOCAL_RAY else {}
+            if self.address == LOCAL_RAY:
+                os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
             try:
                 ray.init(address=self.address, log_to_driver=False, logging_level=logging.ERROR, **local)
             except Exception as error:
