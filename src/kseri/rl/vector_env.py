@@ -77,7 +77,8 @@ class KseriVectorEnv(VectorEnv[VectorObservation, NDArray[np.int64], NDArray[Any
         for name in names:
             if name not in COMPILED_OPPONENTS:
                 raise ValueError(f"the vectorised environment's opponents are compiled policies "
-                                 f"({', '.join(COMPILED_OPPONENTS)}), not {name!r}")
+                                 f"({', '.join(COMPILED_OPPONENTS)}), not {name!r}; for other opponents, "
+                                 "vectorise KseriEnv (gymnasium.make_vec(..., vectorization_mode='sync'))")
         self.batch = EnvBatch(self.rules, num_envs, layout(self.rules), policies=names, seat=seat,
                               whole_match=episode == "match", match_reward=match_reward,
                               illegal_reward=illegal_reward)
