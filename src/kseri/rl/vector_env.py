@@ -2,10 +2,10 @@
 
 :class:`KseriVectorEnv` is :class:`~kseri.rl.gym_env.KseriEnv` ``num_envs`` times over, run by
 ``kseri.fast.env`` (numba) instead of one ``Match`` each: the same observations (the encoding
-of the learner's view, and its action mask), the same rewards and the same autoreset-free
-single-environment semantics, batched. The other seats follow the compiled built-in policies
-(``random``, ``greedy``, ``expert``). Sub-environments reset themselves on the step after their
-episode ends (Gymnasium's next-step autoreset).
+of the learner's view, and its action mask), rewards and episode ends, batched. The other
+seats follow the compiled built-in policies (``random``, ``greedy``, ``expert``).
+Sub-environments reset themselves on the step after their episode ends (Gymnasium's
+next-step autoreset).
 
 >>> import numpy as np
 >>> envs = KseriVectorEnv(4, "pisti", opponents="greedy")
