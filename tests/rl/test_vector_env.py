@@ -262,6 +262,8 @@ def test_bad_arguments_are_refused_with_a_reason() -> None:
         KseriVectorEnv(2, "greek", seat=2)
     with pytest.raises(ValueError, match="episode"):
         KseriVectorEnv(2, "greek", episode="game")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="autoreset_mode"):
+        KseriVectorEnv(2, "greek", autoreset_mode=AutoresetMode.DISABLED)
     envs = KseriVectorEnv(2, "greek")
     with pytest.raises(RuntimeError, match="reset"):
         envs.step(np.zeros(2, np.int64))
@@ -270,3 +272,41 @@ def test_bad_arguments_are_refused_with_a_reason() -> None:
         envs.step(np.zeros(3, np.int64))
     with pytest.raises(ValueError, match="one seed"):
         envs.reset(seed=[1, 2, 3])
+
+
+def test_same_step_autoreset_gives_the_next_step_runs_episodes() -> None:
+    """The same seed and policy in both modes: each same-step run's step that ends an episode
+    carries the next-step run's terminal observation in ``final_obs`` and its following reset
+    observation as the observation."""
+    def run(mode: str, steps: int) -> list[list[tuple[np.ndarray, float, bool, np.ndarray | None]]]:
+        envs = KseriVectorEnv(3, "partnership", opponents="greedy", seat=None, autoreset_mode=mode)
+        assert envs.metadata["autoreset_mode"] is AutoresetMode(mode)
+        observations, _ = envs.reset(seed=8)
+        trace: list[list[tuple[np.ndarray, float, bool, np.ndarray | None]]] = [[] for _ in range(3)]
+        for _ in range(steps):
+            observations, rewards, terminated, _, info = envs.step(observations["action_mask"].argmax(axis=1))
+            for index in range(3):
+                final = None
+                if "final_obs" in info and terminated[index]:
+                    final = info["final_obs"][index]["observation"]
+                step = (observations["observation"][index], rewards[index], terminated[index], final)
+                trace[index].append(step)
+        return trace
+
+    next_step, same_step = run("NextStep", 120), run("SameStep", 100)
+    for nexts, sames in zip(next_step, same_step, strict=True):
+        folded = []
+        position = 0
+        while position + 1 < len(nexts):
+            observation, reward, ended, _ = nexts[position]
+            if ended:
+                folded.append((nexts[position + 1][0], reward, True, observation))
+                position += 2
+            else:
+                folded.append((observation, reward, False, None))
+                position += 1
+        assert sum(ended for _, _, ended, _ in sames) >= 3
+        for (a, reward_a, end_a, final_a), (b, reward_b, end_b, final_b) in zip(folded, sames, strict=False):
+            assert np.array_equal(a, b) and reward_a == reward_b and end_a == end_b
+            assert (final_a is None) == (final_b is None)
+            assert final_a is None or np.array_equal(final_a, final_b)

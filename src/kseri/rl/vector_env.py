@@ -38,6 +38,8 @@ from kseri.rules import Rules
 VectorObservation = dict[str, NDArray[Any]]
 COMPILED_OPPONENTS = ("random", "greedy", "expert")
 """The bot levels the compiled core plays for the other seats."""
+INFO_KEYS = ("seat", "round", "totals", "illegal")
+"""What ``info`` holds for each environment."""
 
 
 def layout(rules: Rules) -> Layout:
@@ -61,7 +63,11 @@ class KseriVectorEnv(VectorEnv[VectorObservation, NDArray[np.int64], NDArray[Any
     environment's ``seat``, ``round`` and match ``totals`` and whether its action was
     ``illegal`` (it then changed nothing and earned ``illegal_reward``).
     ``reset(seed=s)`` seeds environment ``i`` with stream ``i`` of ``s`` (or give one seed per
-    environment); ``options={"reset_mask": mask}`` resets only some.
+    environment); ``options={"reset_mask": mask}`` resets only some. ``autoreset_mode`` is
+    Gymnasium's next-step mode (the default: the step after an episode's end starts the next
+    episode, its action ignored, reward 0) or its same-step mode (the step that ends an episode
+    returns the next episode's first observation; ``info["final_obs"]`` and
+    ``info["final_info"]`` hold the ended one's last).
     """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP}  # noqa: RUF012 (Gymnasium's class attribute)
@@ -69,8 +75,13 @@ class KseriVectorEnv(VectorEnv[VectorObservation, NDArray[np.int64], NDArray[Any
     def __init__(self, num_envs: int = 1024, rules: Rules | str = "greek", *,
                  opponents: str | Sequence[str] = "greedy", seat: int | None = 0,
                  episode: Literal["round", "match"] = "round", match_reward: float = 0.0,
-                 illegal_reward: float = -1.0) -> None:
+                 illegal_reward: float = -1.0,
+                 autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP) -> None:
         self.rules = as_rules(rules)
+        mode = AutoresetMode(autoreset_mode)
+        if mode not in (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP):
+            raise ValueError(f"autoreset_mode must be NextStep or SameStep, not {mode.value}")
+        self.metadata = {"autoreset_mode": mode}
         if episode not in ("round", "match"):
             raise ValueError(f"episode must be 'round' or 'match', not {episode!r}")
         names = [opponents] * self.rules.players if isinstance(opponents, str) else list(opponents)
@@ -112,7 +123,7 @@ class KseriVectorEnv(VectorEnv[VectorObservation, NDArray[np.int64], NDArray[Any
                 raise ValueError(f"options['reset_mask'] must be a bool array of shape ({count},)")
         self.batch.reset(which, seeds)
         self._started = True
-        return self._observations(), self._info()
+        return self._observations(), self._info(self.batch.illegal.copy())
 
     def step(self, actions: NDArray[np.integer] | Sequence[int]) -> tuple[
             VectorObservation, NDArray[np.float64], NDArray[np.bool_], NDArray[np.bool_], dict[str, Any]]:
@@ -122,10 +133,23 @@ class KseriVectorEnv(VectorEnv[VectorObservation, NDArray[np.int64], NDArray[Any
         array = np.asarray(actions)
         if array.shape != (self.num_envs,):
             raise ValueError(f"give one action per environment: shape ({self.num_envs},), not {array.shape}")
-        self.batch.step(array)
         batch = self.batch
-        return (self._observations(), batch.rewards.copy(), batch.terminated.copy(),
-                np.zeros(self.num_envs, np.bool_), self._info())
+        batch.step(array)
+        rewards, terminated, illegal = batch.rewards.copy(), batch.terminated.copy(), batch.illegal.copy()
+        truncated = np.zeros(self.num_envs, np.bool_)
+        if self.metadata["autoreset_mode"] is AutoresetMode.SAME_STEP and terminated.any():
+            ended = np.flatnonzero(terminated)
+            last, last_info = self._observations(), self._info(illegal)
+            final_obs = np.full(self.num_envs, None, object)
+            final_info = np.full(self.num_envs, None, object)
+            for index in ended:
+                final_obs[index] = {key: value[index] for key, value in last.items()}
+                final_info[index] = {key: last_info[key][index] for key in INFO_KEYS}
+            batch.reset(terminated)
+            finals = {"final_obs": final_obs, "final_info": final_info, "_final_obs": terminated,
+                      "_final_info": terminated}
+            return self._observations(), rewards, terminated, truncated, self._info(illegal) | finals
+        return self._observations(), rewards, terminated, truncated, self._info(illegal)
 
     def action_masks(self) -> NDArray[np.bool_]:
         """Each environment's legal actions now (all false on the step after its episode ended)."""
@@ -141,10 +165,9 @@ class KseriVectorEnv(VectorEnv[VectorObservation, NDArray[np.int64], NDArray[Any
     def _observations(self) -> VectorObservation:
         return {"observation": self.batch.observations.copy(), "action_mask": self.batch.masks.copy()}
 
-    def _info(self) -> dict[str, Any]:
+    def _info(self, illegal: NDArray[np.bool_]) -> dict[str, Any]:
         batch = self.batch
         everywhere = np.ones(self.num_envs, np.bool_)
-        values = {"seat": batch.seats(), "round": batch.rounds(), "totals": batch.totals(),
-                  "illegal": batch.illegal.copy()}
+        values = dict(zip(INFO_KEYS, (batch.seats(), batch.rounds(), batch.totals(), illegal), strict=True))
         return values | {f"_{key}": everywhere for key in values}
 
