@@ -33,7 +33,8 @@ from kseri.rl.vector_env import KseriVectorEnv
 ENVS = 3
 
 
-def lockstep(preset: str, opponents: str, episode: str, seat: int | None, steps: int, seed: int) -> int:
+def lockstep(preset: str, opponents: str | list[str], episode: str, seat: int | None, steps: int,
+             seed: int) -> int:
     """Step the vector environment and one ``KseriEnv`` per sub-environment (on the same
     deals) with the same random legal actions; assert every result equal. Returns the number
     of episodes that ended."""
@@ -90,6 +91,13 @@ def test_rounds_match_the_engine(preset: str, opponents: str) -> None:
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_matches_match_the_engine(preset: str) -> None:
     assert lockstep(preset, "greedy", "match", 0, 400, seed=7) >= 1
+
+
+@pytest.mark.parametrize("preset", ["partnership", "three-player", "faro"])
+def test_mixed_opponents_and_random_seats_over_matches_match_the_engine(preset: str) -> None:
+    players = Rules.preset(preset).players
+    opponents = [("expert", "greedy")[seat % 2] for seat in range(players)]
+    assert lockstep(preset, opponents, "match", None, 300, seed=5) >= 1
 
 
 def test_the_compiled_encoder_fills_every_field_but_the_rules() -> None:
