@@ -12,7 +12,10 @@ from gymnasium.wrappers.vector import DictInfoToList, RecordEpisodeStatistics
 
 from kseri import PRESETS, Deal, Rules
 from kseri.agents.encoding import FIELDS, OFFSETS, VECTOR_SIZE
-from kseri.cards import JACK, RANK_OF
+from kseri.cards import ALL_CARDS, JACK, RANK_OF
+from kseri.engine import View
+from kseri.fast import _compiled as compiled_rules
+from kseri.fast import kernels
 from kseri.fast.env import (
     BATCH,
     DONE,
@@ -29,6 +32,7 @@ from kseri.fast.env import (
 )
 from kseri.rl.gym_env import KseriEnv, observation_space
 from kseri.rl.vector_env import KseriVectorEnv
+from kseri.rules import CentreDeal
 
 ENVS = 3
 
@@ -318,3 +322,80 @@ def test_same_step_autoreset_gives_the_next_step_runs_episodes() -> None:
             assert np.array_equal(a, b) and reward_a == reward_b and end_a == end_b
             assert (final_a is None) == (final_b is None)
             assert final_a is None or np.array_equal(final_a, final_b)
+
+
+def compiled_deal(rules: Rules, dealer: int, state: np.ndarray) -> Deal:
+    """The compiled core's deal for ``dealer`` from the random stream ``state`` (advanced)."""
+    options = compiled_rules(rules).options
+    centre = np.zeros(rules.centre_size, np.int8)
+    hands = np.zeros((rules.batches, rules.players, rules.batch_size), np.int8)
+    kernels.deal(options, dealer, state, np.zeros(rules.deck_size, np.int64), centre, hands)
+    dealt = tuple(tuple(tuple(ALL_CARDS[card] for card in hand) for hand in batch)
+                  for batch in hands.tolist())
+    pisti = rules.centre_deal is CentreDeal.PISTI
+    return Deal(dealer, tuple(ALL_CARDS[card] for card in centre.tolist()),
+                rules.centre_size - 1 if pisti else 0, dealt, dealt[-1][dealer][-1] if pisti else None)
+
+
+def replay_random(single: KseriEnv, state: np.ndarray) -> dict[str, np.ndarray]:
+    """Reset ``single`` as the compiled core resets an environment whose stream is at
+    ``state``: the learner's seat, the first dealer, the deals and the random opponents' cards
+    all drawn from ``state`` in the kernels' order. Returns the first observation."""
+    rules = single.rules
+    state[0], seat = kernels.draw(state[0], rules.players)
+    state[0], dealer = kernels.draw(state[0], rules.players)
+
+    def deals(round_index: int) -> Deal:
+        return compiled_deal(rules, (dealer + round_index) % rules.players, state)
+
+    def draw(view: View) -> int:
+        state[0], position = kernels.draw(state[0], len(view.hand))
+        return view.hand[position]
+
+    single.opponents = [draw] * rules.players
+    single.fixed_seat = seat
+    observation, _ = single.reset(options={"deals": deals})
+    return observation
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+@pytest.mark.parametrize("episode", ["round", "match"])
+def test_random_opponents_match_the_engine_on_the_same_random_stream(preset: str, episode: str) -> None:
+    """The compiled ``random`` policy, replayed on ``KseriEnv`` by a policy drawing from a copy
+    of each environment's stream (a seat, the dealer, the deals, then each opponent's card by
+    its place in the hand), gives the same deals, plays, observations and rewards."""
+    rules = Rules.preset(preset)
+    count = 3
+    seeds = [21, 22, 23]
+    vector = KseriVectorEnv(count, rules, opponents="random", seat=None, episode=episode, match_reward=10)
+    singles = [KseriEnv(rules, episode=episode, match_reward=10) for _ in range(count)]
+    streams = [np.array([kernels.stream(np.uint64(seed), 0)], np.uint64) for seed in seeds]
+    observations, _ = vector.reset(seed=seeds)
+    expected = [replay_random(single, state) for single, state in zip(singles, streams, strict=True)]
+    rng = np.random.default_rng(21)
+    ended = next_rounds = 0
+    last_round = np.zeros(count, np.int64)
+    for _ in range(150):
+        for index, state in enumerate(streams):
+            assert state[0] == vector.batch.rng[index], "the streams stay in step"
+            assert vector.deal(index) == singles[index].match.deals[-1]  # type: ignore[union-attr]
+            assert np.array_equal(observations["observation"][index], expected[index]["observation"])
+            assert np.array_equal(observations["action_mask"][index], expected[index]["action_mask"])
+        before = vector.batch.rng.copy()
+        restarting = vector.batch.numbers[:, DONE] == 1
+        masks = vector.action_masks()
+        actions = np.where(masks.any(axis=1), (rng.random(masks.shape) * masks).argmax(axis=1), 0)
+        observations, rewards, terminated, _, info = vector.step(actions)
+        for index, single in enumerate(singles):
+            if restarting[index]:
+                streams[index][0] = before[index]
+                expected[index] = replay_random(single, streams[index])
+                continue
+            expected[index], reward, over, _, single_info = single.step(int(actions[index]))
+            assert rewards[index] == reward and terminated[index] == over
+            assert tuple(info["totals"][index]) == single_info["totals"]
+            ended += over
+        next_rounds += int((info["round"] > last_round).sum())
+        last_round = info["round"]
+    assert ended >= (count * 3 if episode == "round" else 0)
+    assert next_rounds >= (0 if episode == "round" else count * 3), "rounds dealt within matches"
