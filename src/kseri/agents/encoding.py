@@ -119,12 +119,13 @@ OFFSETS: Final = {field.name: offset for field, offset in zip(
 """Where each field starts in the vector."""
 VECTOR_SIZE: Final = sum(field.size for field in FIELDS)
 """Length of the flat vector."""
-_SCALES: Final = np.concatenate([np.full(field.size, 1.0 / field.scale, np.float32) for field in FIELDS])
+SCALES: Final = np.concatenate([np.full(field.size, 1.0 / field.scale, np.float32) for field in FIELDS])
+"""What each slot of the unscaled vector is multiplied by in the flat vector (one over its scale)."""
 _CENTRE_DEALS: Final = (CentreDeal.REDEAL, CentreDeal.REPLACE_JACKS, CentreDeal.PISTI)
 
 
-def _rule_constants(rules: Rules) -> Vector:
-    """The rule fields of the vector, unscaled (they change only with the rules)."""
+def rule_constants(rules: Rules) -> Vector:
+    """The unscaled vector with only the rule fields filled (they change only with the rules)."""
     raw = np.zeros(VECTOR_SIZE, np.float32)
 
     def put(name: str, *values: float) -> None:
@@ -158,7 +159,7 @@ def encode_raw(view: View) -> Vector:
     rules = view.rules
     constants = _RULE_CACHE.get(rules)
     if constants is None:
-        constants = _RULE_CACHE[rules] = _rule_constants(rules)
+        constants = _RULE_CACHE[rules] = rule_constants(rules)
     raw = constants.copy()
     players, sides, me = rules.players, rules.sides, view.seat
     my_side = rules.side_of(me)
@@ -270,7 +271,7 @@ def _play_features(raw: Vector, view: View, pile: list[Card | None], centre_poin
 
 def encode_vector(view: View) -> Vector:
     """The observation of ``view`` as the flat vector: each field divided by its scale."""
-    vector: Vector = encode_raw(view) * _SCALES
+    vector: Vector = encode_raw(view) * SCALES
     return vector
 
 
@@ -305,6 +306,6 @@ def action_for_card(card: int) -> int:
 
 
 __all__ = [
-    "ACTIONS", "FIELDS", "MAX_SEATS", "OFFSETS", "VECTOR_SIZE", "Field", "action_for_card", "action_mask",
-    "card_for_action", "encode_dict", "encode_raw", "encode_vector",
+    "ACTIONS", "FIELDS", "MAX_SEATS", "OFFSETS", "SCALES", "VECTOR_SIZE", "Field", "action_for_card",
+    "action_mask", "card_for_action", "encode_dict", "encode_raw", "encode_vector", "rule_constants",
 ]

@@ -32,7 +32,7 @@ from kseri.agents.encoding import (
 )
 from kseri.bench.duplicate import side_difference
 from kseri.cards import Card
-from kseri.engine import Match, View
+from kseri.engine import Deal, Match, View
 from kseri.rules import Rules
 
 Policy = Callable[[View], int]
@@ -131,19 +131,23 @@ class KseriEnv(gymnasium.Env[Observation, np.int64]):
         self.seat = seat or 0
         self.match: Match | None = None
         self._policies: list[Policy] = []
+        self._deals: Callable[[int], Deal] | None = None
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[Observation, dict[str, Any]]:
         """Start an episode: a new match (seeded from the environment's random generator, or
-        ``options["match_seed"]``); the opponents play until the learner's turn."""
+        ``options["match_seed"]``); the opponents play until the learner's turn.
+        ``options["deals"]``, a function of the round's number, gives each round's
+        :class:`~kseri.engine.Deal` instead of the match's shuffle (to replay deals)."""
         super().reset(seed=seed)
         rng = self.np_random
         match_seed = (options or {}).get("match_seed", int(rng.integers(2**63)))
+        self._deals = (options or {}).get("deals")
         players = self.rules.players
         self.seat = int(rng.integers(players)) if self.fixed_seat is None else self.fixed_seat
         self._policies = [opponent_policy(opponent, int(rng.integers(2**31)))
                           for opponent in self.opponents]
-        self.match = Match(self.rules, seed=match_seed)
+        self.match = Match(self.rules, seed=match_seed, deal=self._deals(0) if self._deals else None)
         reward, over = self._advance()
         assert reward == 0.0 and not over, "every seat plays in every round"
         return self._observe(), self._info()
@@ -179,7 +183,7 @@ class KseriEnv(gymnasium.Env[Observation, np.int64]):
                 return reward, True
             if self.episode == "round":
                 return reward, True
-            match.next_round()
+            match.next_round(deal=self._deals(match.round_index + 1) if self._deals else None)
 
     def _require_match(self) -> Match:
         if self.match is None:
@@ -204,4 +208,5 @@ class KseriEnv(gymnasium.Env[Observation, np.int64]):
                 f"hand {hand} totals {list(view.totals)}")
 
 
-gymnasium.register(id="kseri/Kseri-v0", entry_point="kseri.rl.gym_env:KseriEnv")
+gymnasium.register(id="kseri/Kseri-v0", entry_point="kseri.rl.gym_env:KseriEnv",
+                   vector_entry_point="kseri.rl.vector_env:KseriVectorEnv")
