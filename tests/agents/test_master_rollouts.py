@@ -27,15 +27,18 @@ VARIANTS = {
 }
 
 
-def reference_rollout(sim: RoundSim, card: int, tactics: Tactics) -> tuple[list[float], bool]:
+def reference_rollout(sim: RoundSim, card: int, tactics: Tactics, to_end: bool) -> tuple[list[float], bool]:
     """The master's rollout in plain Python: play ``card``, then the expert at every seat to
-    the horizon (the current batch's end, or the next one's when at most a card a seat is left)."""
+    the horizon (the round's end with ``to_end``; else the current batch's end, or the next
+    one's when at most a card a seat is left)."""
     sim = sim.copy()
     sim.play(card)
     per_batch = sim.r.per_batch
     horizon = sim.left - sim.left % per_batch
     if sim.left - horizon <= sim.r.players:
         horizon = max(0, horizon - per_batch)
+    if to_end:
+        horizon = 0
     while sim.left > horizon:
         sim.play(tactics.choose_in(sim))
     if not sim.left:
@@ -43,8 +46,9 @@ def reference_rollout(sim: RoundSim, card: int, tactics: Tactics) -> tuple[list[
     return [p + tactics.card_weight * c for p, c in zip(sim.points, sim.counts, strict=True)], False
 
 
+@pytest.mark.parametrize("to_end", [False, True])
 @pytest.mark.parametrize("name", list(VARIANTS))
-def test_compiled_rollouts_equal_the_python_ones(name: str) -> None:
+def test_compiled_rollouts_equal_the_python_ones(name: str, to_end: bool) -> None:
     rules = VARIANTS[name]
     tactics = Tactics(rules)
     rng = random.Random(name)
@@ -56,10 +60,10 @@ def test_compiled_rollouts_equal_the_python_ones(name: str) -> None:
             sampler = Sampler(view)
             sims = [sampler.sim(sampler.sample(rng)) for _ in range(3)]
             candidates = sorted(set(view.hand))
-            finals, over = rollouts(rules, positions(sims), candidates)
+            finals, over = rollouts(rules, positions(sims), candidates, to_end=to_end)
             for row, sim in enumerate(sims):
                 for column, card in enumerate(candidates):
-                    expected, ended = reference_rollout(sim, card, tactics)
+                    expected, ended = reference_rollout(sim, card, tactics, to_end)
                     assert finals[row, column].tolist() == expected, (name, seed, len(view.plays))
                     assert bool(over[row]) == ended
                     checked += 1

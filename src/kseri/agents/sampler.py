@@ -16,7 +16,11 @@ True
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
 
 from kseri.agents.sim import RoundSim, SimRules
 from kseri.cards import ALL_CARDS, RANK_OF, Card
@@ -26,8 +30,24 @@ MISSED_KSERI_LIKELIHOOD = 0.1
 """Relative likelihood that a player held a card of the rank of a lone top card and did not take it."""
 MISSED_CAPTURE_LIKELIHOOD = 0.35
 """Relative likelihood that a player held a card of the top's rank and did not take the pile."""
+OVERSAMPLE = 8
+"""Shuffles drawn per world kept when the others' plays of this batch are weighed."""
 MAX_TRIES = 40
 """Draws per world before the weighting gives up and keeps the last one."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlaysRead:
+    """The current batch's plays by the other seats, as the opponent model reads them
+    (:func:`kseri.fast.sampling.log_likelihoods`; empty arrays when there is none):
+    ``clues[k]`` the play and its position,
+    ``seen[k]`` the cards seen by rank before it, ``later[k, :later_len[k]]`` the cards its
+    player has played since, this one included."""
+
+    clues: NDArray[np.int64]
+    seen: NDArray[np.int64]
+    later: NDArray[np.int8]
+    later_len: NDArray[np.int64]
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +64,7 @@ class Sampler:
     """Everything a view implies about hidden cards, and a source of consistent worlds."""
 
     __slots__ = (
-        "_dealer_holds_shown", "_shown_in_stock",
+        "_dealer_holds_shown", "_plays_read", "_shown_in_stock",
         "base", "clues", "face_down_unknown", "sim_rules", "unseen", "view",
     )
 
@@ -68,19 +88,21 @@ class Sampler:
         face_down = sum(1 for card in view.centre_dealt if card is None)
         self.face_down_unknown = face_down if face_down and not view.face_down_seen else 0
         """Face-down centre cards the viewer has not seen (in the centre or taken by another)."""
-        base, clues = self._replay(face_down)
+        base, clues, plays_read = self._replay(face_down)
         self.base: RoundSim = base
         """The round's public history replayed: the state every world starts from."""
         self.clues: list[tuple[int, int, int]] = clues
         """This batch's plays by others that left a pile: (seat, top rank, pile size)."""
+        self._plays_read = plays_read
         needed = (sum(view.hand_sizes) - len(view.hand) + view.stock_size + self.face_down_unknown
                   - self._shown_in_stock - self._dealer_holds_shown)
         if needed != len(self.unseen):
             raise ValueError(f"inconsistent view: {len(self.unseen)} unseen cards for {needed} places")
 
-    def _replay(self, face_down: int) -> tuple[RoundSim, list[tuple[int, int, int]]]:
+    def _replay(self, face_down: int) -> tuple[RoundSim, list[tuple[int, int, int]], PlaysRead]:
         """The round's public history replayed with face-down placeholders; the clues are the
-        current batch's plays that left a pile: (seat, top rank, pile size)."""
+        current batch's plays that left a pile: (seat, top rank, pile size); the plays read are
+        the current batch's plays by others as the opponent model weighs them."""
         view = self.view
         placeholder = ALL_CARDS[0]
         centre = [placeholder if card is None else card for card in view.centre_dealt]
@@ -95,9 +117,26 @@ class Sampler:
         per_batch = self.sim_rules.per_batch
         batch_start = len(view.plays) // per_batch * per_batch
         clues = []
+        read: list[list[int]] = []
+        read_seen: list[list[int]] = []
+        later: list[list[int]] = []
+        hidden = face_down
+        table = self.sim_rules.table
+        hidden_points = sum(table[: rules.deck_size]) / rules.deck_size - table[placeholder]
+        batch_plays = view.plays[batch_start:]
         for index, play in enumerate(view.plays):
-            if index >= batch_start and play.seat != view.seat and not play.taken and sim.centre:
-                clues.append((play.seat, RANK_OF[sim.centre[-1]], len(sim.centre)))
+            if index >= batch_start and play.seat != view.seat:
+                if not play.taken and sim.centre:
+                    clues.append((play.seat, RANK_OF[sim.centre[-1]], len(sim.centre)))
+                next_seat = (play.seat + 1) % rules.players
+                next_played = sum(1 for p in view.plays[batch_start:index] if p.seat == next_seat)
+                read.append([play.seat, play.card, RANK_OF[sim.centre[-1]] if sim.centre else -1,
+                             len(sim.centre), round(sim.centre_points + hidden * hidden_points), sim.left,
+                             sim.seen_total, rules.batch_size - next_played])
+                read_seen.append(list(sim.seen))
+                later.append([p.card for p in batch_plays[index - batch_start:] if p.seat == play.seat])
+            if play.taken:
+                hidden = 0
             sim.apply(play.card)
         public = (view.turn, view.centre_size, view.captured_sizes)
         if (sim.turn, len(sim.centre), tuple(sim.counts)) != public:
@@ -111,7 +150,13 @@ class Sampler:
             sim.points[taken_side] -= sum(self.sim_rules.table[c] for c in centre[:face_down])
             if view.face_down_seen:
                 sim.points[taken_side] += sum(self.sim_rules.table[c] for c in cards)
-        return sim, clues
+        width = max((len(cards) for cards in later), default=0)
+        plays_read = PlaysRead(
+            np.array(read, np.int64), np.array(read_seen, np.int64),
+            np.array([cards + [0] * (width - len(cards)) for cards in later], np.int8),
+            np.array([len(cards) for cards in later], np.int64),
+        )
+        return sim, clues, plays_read
 
     def sample(self, rng: random.Random) -> World:
         """A world drawn at random, weighted by the plays' clues."""
@@ -122,11 +167,58 @@ class Sampler:
             world = self._draw(rng)
         return world
 
-    def _draw(self, rng: random.Random) -> World:
+    def worlds(self, rng: random.Random, count: int) -> list[World]:
+        """``count`` worlds drawn in proportion to how well they explain the others' plays of
+        this batch (:mod:`kseri.fast.sampling`'s opponent model): :data:`OVERSAMPLE` times as
+        many shuffles are drawn on the compiled core, weighed, and resampled."""
+        from kseri.fast.sampling import shuffled_pools  # numba loads with the first search
+        if not self.unseen:
+            return [self._world(())] * count
+        shuffles = count * OVERSAMPLE if len(self._plays_read.clues) else count
+        pools = shuffled_pools(np.array(self.unseen, np.int8), shuffles, rng.getrandbits(64))
+        if shuffles > count:
+            weights = np.exp(self._log_likelihoods(pools))
+            cumulative = np.cumsum(weights)
+            points = (rng.random() + np.arange(count)) * (cumulative[-1] / count)
+            pools = pools[np.minimum(np.searchsorted(cumulative, points), shuffles - 1)]
+        return [self._world(row) for row in pools.tolist()]
+
+    def _log_likelihoods(self, pools: NDArray[np.int8]) -> NDArray[np.float64]:
+        """The opponent model's log-likelihood of this batch's plays in each shuffle's world,
+        less the best one's."""
+        from kseri.fast.sampling import log_likelihoods
         view = self.view
         rules = view.rules
+        lengths = np.array(view.hand_sizes, np.int64)
+        hands = np.zeros((pools.shape[0], rules.players, max(1, int(lengths.max()))), np.int8)
+        taken = self.face_down_unknown
+        for seat, size in enumerate(view.hand_sizes):
+            if seat == view.seat:
+                hands[:, seat, :size] = np.array(view.hand, np.int8)
+                continue
+            if self._dealer_holds_shown and seat == view.dealer:
+                assert view.shown is not None
+                hands[:, seat, : size - 1] = pools[:, taken : taken + size - 1]
+                hands[:, seat, size - 1] = view.shown
+                taken += size - 1
+            else:
+                hands[:, seat, :size] = pools[:, taken : taken + size]
+                taken += size
+        read = self._plays_read
+        logs = log_likelihoods(rules, hands, lengths, read.clues, read.seen, read.later, read.later_len)
+        best: float = logs.max()
+        return logs - best
+
+    def _draw(self, rng: random.Random) -> World:
         pool = list(self.unseen)
         rng.shuffle(pool)
+        return self._world(pool)
+
+    def _world(self, pool: Sequence[Card]) -> World:
+        """The world that places the unseen cards in ``pool``'s order: the face-down centre
+        cards, then the other hands by seat, then the stock."""
+        view = self.view
+        rules = view.rules
         face_down = tuple(pool[: self.face_down_unknown]) or view.face_down_seen
         taken = self.face_down_unknown
         hands: list[tuple[Card, ...]] = []
@@ -141,7 +233,7 @@ class Sampler:
             else:
                 hands.append(tuple(pool[taken : taken + size]))
                 taken += size
-        stock = pool[taken:]
+        stock = list(pool[taken:])
         if self._shown_in_stock:
             assert view.shown is not None
             stock.append(view.shown)
