@@ -10,7 +10,6 @@ import pytest
 
 from kseri import PRESETS, Match, Rules
 from kseri.agents.expert import Tactics
-from kseri.agents.master import positions
 from kseri.agents.sampler import Sampler
 from kseri.agents.sim import RoundSim
 from kseri.fast import rollouts
@@ -58,9 +57,10 @@ def test_compiled_rollouts_equal_the_python_ones(name: str, to_end: bool) -> Non
         while match.turn is not None:
             view = match.view(match.turn)
             sampler = Sampler(view)
-            sims = [sampler.sim(sampler.sample(rng)) for _ in range(3)]
+            pools = sampler.pools(rng, 3)
+            sims = [sampler.sim(sampler.world(row)) for row in pools.tolist()]
             candidates = sorted(set(view.hand))
-            finals, over = rollouts(rules, positions(sims), candidates, to_end=to_end)
+            finals, over = rollouts(rules, sampler.positions(pools), candidates, to_end=to_end)
             for row, sim in enumerate(sims):
                 for column, card in enumerate(candidates):
                     expected, ended = reference_rollout(sim, card, tactics, to_end)

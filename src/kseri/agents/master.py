@@ -26,20 +26,17 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from statistics import fmean
-from typing import TYPE_CHECKING
 
 import numpy as np
+from numpy.typing import NDArray
 
 from kseri.agents.base import AGENTS
 from kseri.agents.endgame import solve
-from kseri.agents.sampler import Sampler, World
-from kseri.agents.sim import RoundSim, SimRules, play_class, relative
+from kseri.agents.sampler import Sampler
+from kseri.agents.sim import SimRules, play_class, relative
 from kseri.cards import Card
 from kseri.engine import View
 from kseri.rules import Rules, match_winner
-
-if TYPE_CHECKING:
-    from kseri.fast import Positions
 
 DEFAULT_ITERATIONS = 320
 """Worlds sampled per move by default (each plays out every distinct card)."""
@@ -105,12 +102,13 @@ class MasterAgent:
         if view.turn != view.seat:
             raise ValueError(f"nothing to evaluate: it is not seat {view.seat}'s turn")
         sampler = self.sampler(view)
-        return self.search(view, sampler, sampler.worlds)
+        return self.search(view, sampler, sampler.pools)
 
-    def search(self, view: View, sampler: Sampler, draw: Callable[[random.Random, int], list[World]],
+    def search(self, view: View, sampler: Sampler, draw: Callable[[random.Random, int], NDArray[np.int8]],
                ) -> list[tuple[Card, float, float]]:
-        """:meth:`evaluate` over the worlds ``draw(rng, count)`` gives: the sampler's (every
-        real player), or the true one where the bench measures the perfect-information ceiling."""
+        """:meth:`evaluate` over the worlds ``draw(rng, count)`` places (rows of unseen cards in
+        :meth:`Sampler.world`'s order): the sampler's (every real player), or the true one where
+        the bench measures the perfect-information ceiling."""
         from kseri.fast import rollouts  # numba loads with the first search, not with the agents
         rules = view.rules
         table = rules.points_table
@@ -137,7 +135,7 @@ class MasterAgent:
         while (budget is None or worlds < budget) and (deadline is None or worlds == 0
                                                          or time.perf_counter() < deadline):
             if endgame:
-                world = sampler.sim(draw(rng, 1)[0])
+                world = sampler.sim(sampler.world(draw(rng, 1)[0].tolist()))
                 worlds += 1
                 solved = {play_class(c, table): v for c, v in solve(world, side).items()}
                 for key, card in classes.items():
@@ -151,9 +149,9 @@ class MasterAgent:
                 chunk = min(chunk, budget - worlds)
             if deadline is not None:
                 chunk = min(chunk, DEADLINE_CHUNK)
-            sims = [sampler.sim(world) for world in draw(rng, chunk)]
+
             worlds += chunk
-            finals, overs = rollouts(rules, positions(sims), active, to_end=to_end)
+            finals, overs = rollouts(rules, sampler.positions(draw(rng, chunk)), active, to_end=to_end)
             for world_finals, over in zip(finals.tolist(), overs.tolist(), strict=True):
                 for card, final in zip(active, world_finals, strict=True):
                     relative_points = relative(final, side)
@@ -203,35 +201,6 @@ def _one_world(view: View, sampler: Sampler) -> bool:
     """Whether the view leaves a single placement of the hidden cards that matters."""
     places = sum(1 for seat, size in enumerate(view.hand_sizes) if seat != view.seat and size)
     return not sampler.unseen or (places <= 1 and not sampler.face_down_unknown)
-
-
-def positions(sims: Sequence[RoundSim]) -> Positions:
-    """Worlds of one view (same hand sizes, same stock) as the compiled core's arrays."""
-    from kseri.fast import Positions
-    first = sims[0]
-    r = first.r
-    count = len(sims)
-    size = r.per_batch // r.players
-    hands = np.zeros((count, r.players, size), np.int8)
-    lengths = np.zeros((count, r.players), np.int64)
-    future = np.zeros((count, len(first.future) - first.batch, r.players, size), np.int8)
-    centre = np.zeros((count, max(1, max(len(sim.centre) for sim in sims))), np.int8)
-    numbers = np.zeros((count, 6), np.int64)
-    for row, sim in enumerate(sims):
-        for seat, hand in enumerate(sim.hands):
-            hands[row, seat, : len(hand)] = hand
-            lengths[row, seat] = len(hand)
-        if future.shape[1]:
-            future[row] = sim.future[sim.batch:]
-        centre[row, : len(sim.centre)] = sim.centre
-        numbers[row] = (sim.centre_points, sim.turn, sim.left, sim.last_capturer, sim.chain, sim.seen_total)
-    return Positions(
-        hands=hands, lengths=lengths, future=future, centre=centre,
-        centre_len=np.array([len(sim.centre) for sim in sims], np.int64), numbers=numbers,
-        points=np.array([sim.points for sim in sims], np.int64),
-        counts=np.array([sim.counts for sim in sims], np.int64),
-        seen=np.array([sim.seen for sim in sims], np.int64),
-    )
 
 
 AGENTS["master"] = MasterAgent

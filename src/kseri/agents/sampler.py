@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import NDArray
@@ -25,6 +26,9 @@ from numpy.typing import NDArray
 from kseri.agents.sim import RoundSim, SimRules
 from kseri.cards import ALL_CARDS, RANK_OF, Card
 from kseri.engine import Deal, View
+
+if TYPE_CHECKING:
+    from kseri.fast import Positions
 
 MISSED_KSERI_LIKELIHOOD = 0.1
 """Relative likelihood that a player held a card of the rank of a lone top card and did not take it."""
@@ -167,13 +171,12 @@ class Sampler:
             world = self._draw(rng)
         return world
 
-    def worlds(self, rng: random.Random, count: int) -> list[World]:
-        """``count`` worlds drawn in proportion to how well they explain the others' plays of
-        this batch (:mod:`kseri.fast.sampling`'s opponent model): :data:`OVERSAMPLE` times as
-        many shuffles are drawn on the compiled core, weighed, and resampled."""
+    def pools(self, rng: random.Random, count: int) -> NDArray[np.int8]:
+        """``count`` placements of the unseen cards (rows in :meth:`world`'s order), drawn in
+        proportion to how well they explain the others' plays of this batch (the opponent model
+        of :mod:`kseri.fast.sampling`): :data:`OVERSAMPLE` times as many shuffles are drawn on
+        the compiled core, weighed, and resampled."""
         from kseri.fast.sampling import shuffled_pools  # numba loads with the first search
-        if not self.unseen:
-            return [self._world(())] * count
         shuffles = count * OVERSAMPLE if len(self._plays_read.clues) else count
         pools = shuffled_pools(np.array(self.unseen, np.int8), shuffles, rng.getrandbits(64))
         if shuffles > count:
@@ -181,16 +184,12 @@ class Sampler:
             cumulative = np.cumsum(weights)
             points = (rng.random() + np.arange(count)) * (cumulative[-1] / count)
             pools = pools[np.minimum(np.searchsorted(cumulative, points), shuffles - 1)]
-        return [self._world(row) for row in pools.tolist()]
+        return pools
 
-    def _log_likelihoods(self, pools: NDArray[np.int8]) -> NDArray[np.float64]:
-        """The opponent model's log-likelihood of this batch's plays in each shuffle's world,
-        less the best one's."""
-        from kseri.fast.sampling import log_likelihoods
+    def _hands(self, pools: NDArray[np.int8]) -> tuple[NDArray[np.int8], int]:
+        """Every seat's hand in each pool's world, and where the stock starts in the pools."""
         view = self.view
-        rules = view.rules
-        lengths = np.array(view.hand_sizes, np.int64)
-        hands = np.zeros((pools.shape[0], rules.players, max(1, int(lengths.max()))), np.int8)
+        hands = np.zeros((pools.shape[0], view.rules.players, view.rules.batch_size), np.int8)
         taken = self.face_down_unknown
         for seat, size in enumerate(view.hand_sizes):
             if seat == view.seat:
@@ -204,17 +203,67 @@ class Sampler:
             else:
                 hands[:, seat, :size] = pools[:, taken : taken + size]
                 taken += size
+        return hands, taken
+
+    def _log_likelihoods(self, pools: NDArray[np.int8]) -> NDArray[np.float64]:
+        """The opponent model's log-likelihood of this batch's plays in each pool's world, less
+        the best one's."""
+        from kseri.fast.sampling import log_likelihoods
+        hands, _ = self._hands(pools)
         read = self._plays_read
-        logs = log_likelihoods(rules, hands, lengths, read.clues, read.seen, read.later, read.later_len)
+        logs = log_likelihoods(self.view.rules, hands, np.array(self.view.hand_sizes, np.int64), read.clues,
+                               read.seen, read.later, read.later_len)
         best: float = logs.max()
         return logs - best
+
+    def positions(self, pools: NDArray[np.int8]) -> Positions:
+        """The worlds of ``pools`` as the compiled core's rounds in progress, ready to play from
+        the view's position (what :meth:`sim` is to one world)."""
+        from kseri.fast import Positions
+        view = self.view
+        rules = view.rules
+        base = self.base
+        count = pools.shape[0]
+        hands, taken = self._hands(pools)
+        stock = pools[:, taken:]
+        if self._shown_in_stock:
+            assert view.shown is not None
+            stock = np.concatenate([stock, np.full((count, 1), view.shown, np.int8)], axis=1)
+        size = rules.batch_size
+        per_batch = self.sim_rules.per_batch
+        future = np.zeros((count, stock.shape[1] // per_batch, rules.players, size), np.int8)
+        for batch in range(future.shape[1]):
+            for position in range(rules.players):
+                seat = (view.dealer + 1 + position) % rules.players
+                start = batch * per_batch + position * size
+                future[:, batch, seat] = stock[:, start : start + size]
+        table = np.array(self.sim_rules.table, np.int64)
+        face_down = pools[:, : self.face_down_unknown]
+        face_down_points = table[face_down].sum(axis=1)
+        centre = np.zeros((count, max(1, len(base.centre))), np.int8)
+        centre[:, : len(base.centre)] = base.centre
+        numbers = np.tile(np.array([base.centre_points, base.turn, base.left, base.last_capturer, base.chain,
+                                    base.seen_total], np.int64), (count, 1))
+        points = np.tile(np.array(base.points, np.int64), (count, 1))
+        if view.face_down:
+            centre[:, : view.face_down] = face_down
+            numbers[:, 0] += face_down_points
+        elif self.face_down_unknown:
+            first = next(play for play in view.plays if play.taken)
+            points[:, self.sim_rules.side_of[first.seat]] += face_down_points
+        return Positions(
+            hands=hands, lengths=np.tile(np.array(view.hand_sizes, np.int64), (count, 1)), future=future,
+            centre=centre, centre_len=np.full(count, len(base.centre), np.int64), numbers=numbers,
+            points=points, counts=np.tile(np.array(base.counts, np.int64), (count, 1)),
+            seen=np.tile(np.array(base.seen, np.int64), (count, 1)),
+        )
 
     def _draw(self, rng: random.Random) -> World:
         pool = list(self.unseen)
         rng.shuffle(pool)
-        return self._world(pool)
+        return self.world(pool)
 
-    def _world(self, pool: Sequence[Card]) -> World:
+    def world(self, pool: Sequence[Card]) -> World:
         """The world that places the unseen cards in ``pool``'s order: the face-down centre
         cards, then the other hands by seat, then the stock."""
         view = self.view

@@ -20,25 +20,32 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
+from numpy.typing import NDArray
+
 from kseri.agents.base import Agent
 from kseri.agents.master import MasterAgent
-from kseri.agents.sampler import World
+from kseri.agents.sampler import Sampler
 from kseri.bench.duplicate import seating, side_difference
 from kseri.cards import Card
 from kseri.engine import Deal, Match, View
 from kseri.rules import Rules
 
 
-def true_world(view: View, deal: Deal) -> World:
-    """The placement of the cards ``view`` does not show, read from the ``deal`` it comes from."""
+def true_pool(view: View, deal: Deal, sampler: Sampler) -> NDArray[np.int8]:
+    """The unseen cards of ``view`` in :meth:`Sampler.world`'s order, as ``deal`` placed them:
+    the face-down centre cards, the other hands by seat, then the stock."""
     rules = view.rules
     per_batch = rules.players * rules.batch_size
     batch = len(view.plays) // per_batch
-    played = [play.card for play in view.plays[batch * per_batch:]]
-    hands = tuple(tuple(card for card in deal.hands[batch][seat] if card not in played)
-                  for seat in range(rules.players))
-    face_down = deal.centre[: view.centre_dealt.count(None)]
-    return World(hands, deal.hands[batch + 1:], face_down)
+    played = {play.card for play in view.plays[batch * per_batch:]}
+    unseen = set(sampler.unseen)
+    order = list(deal.centre[: view.centre_dealt.count(None)])
+    order += [card for seat in range(rules.players) for card in deal.hands[batch][seat] if card not in played]
+    for later in deal.hands[batch + 1:]:
+        for position in range(rules.players):
+            order += later[(deal.dealer + 1 + position) % rules.players]
+    return np.array([[card for card in order if card in unseen]], np.int8)
 
 
 class CeilingBot:
@@ -51,13 +58,14 @@ class CeilingBot:
 
     def choose(self, view: View, deal: Deal) -> Card:
         """The best play of ``view`` when every card of ``deal`` is known."""
-        world = true_world(view, deal)
+        sampler = self.master.sampler(view)
+        pool = true_pool(view, deal, sampler)
 
-        def draw(rng: random.Random, count: int) -> list[World]:
+        def draw(rng: random.Random, count: int) -> NDArray[np.int8]:
             del rng
-            return [world] * count
+            return np.repeat(pool, count, axis=0)
 
-        return self.master.search(view, self.master.sampler(view), draw)[0][0]
+        return self.master.search(view, sampler, draw)[0][0]
 
 
 def ceiling_duplicate_round(rules: Rules, deal: Deal, opponent: Agent, seed: int = 0) -> float:
@@ -75,4 +83,4 @@ def ceiling_duplicate_round(rules: Rules, deal: Deal, opponent: Agent, seed: int
     return total / rules.sides
 
 
-__all__ = ["CeilingBot", "ceiling_duplicate_round", "true_world"]
+__all__ = ["CeilingBot", "ceiling_duplicate_round", "true_pool"]
