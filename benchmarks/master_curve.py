@@ -26,6 +26,7 @@ from kseri.agents import make_agent
 from kseri.bench.duplicate import bench_deal, duplicate_round
 
 SEED = "master-bench"
+SAVE_EVERY = 50
 
 
 def interval(values: Sequence[float]) -> tuple[float, float, float]:
@@ -35,17 +36,25 @@ def interval(values: Sequence[float]) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
-def margins(preset: str, player: str, deals: int, first: int, options: dict[str, float]) -> list[float]:
-    """The player's point difference per round over the expert, deal by deal."""
+def margins(preset: str, player: str, deals: int, first: int, options: dict[str, float],
+            save: str | None = None) -> list[float]:
+    """The player's point difference per round over the expert, deal by deal (written to
+    ``save`` as they come, every :data:`SAVE_EVERY` deals, so a long run's part is kept)."""
     rules = Rules.preset(preset)
     expert = make_agent("expert")
-    if player == "ceiling":
-        from kseri.bench.ceiling import ceiling_duplicate_round
-        return [ceiling_duplicate_round(rules, bench_deal(rules, SEED, index), expert)
-                for index in range(first, first + deals)]
     master = make_agent("master", seed=0, **options)
-    return [duplicate_round(rules, bench_deal(rules, SEED, index), [master, expert])
-            for index in range(first, first + deals)]
+    values: list[float] = []
+    for index in range(first, first + deals):
+        deal = bench_deal(rules, SEED, index)
+        if player == "ceiling":
+            from kseri.bench.ceiling import ceiling_duplicate_round
+            values.append(ceiling_duplicate_round(rules, deal, expert))
+        else:
+            values.append(duplicate_round(rules, deal, [master, expert]))
+        if save and (len(values) % SAVE_EVERY == 0 or len(values) == deals):
+            with open(save, "w") as file:
+                json.dump(values, file)
+    return values
 
 
 def report(label: str, values: Sequence[float], seconds: float) -> str:
@@ -60,12 +69,9 @@ def strength(args: argparse.Namespace) -> None:
     if args.iterations:
         options["iterations"] = args.iterations
     start = time.perf_counter()
-    values = margins(args.preset, args.player, args.deals, args.first_deal, options)
+    values = margins(args.preset, args.player, args.deals, args.first_deal, options, args.save)
     print(report(f"{args.preset} {args.player} {options or 'default budget'} vs expert", values,
                  time.perf_counter() - start), flush=True)
-    if args.save:
-        with open(args.save, "w") as file:
-            json.dump(values, file)
 
 
 def compare(args: argparse.Namespace) -> None:
@@ -73,8 +79,10 @@ def compare(args: argparse.Namespace) -> None:
         first = json.load(file)
     with open(args.second) as file:
         second = json.load(file)
+    deals = min(len(first), len(second))
     if len(first) != len(second):
-        raise SystemExit(f"{args.first} has {len(first)} deals, {args.second} {len(second)}")
+        print(f"{args.first} has {len(first)} deals, {args.second} {len(second)}: the first {deals} compared")
+        first, second = first[:deals], second[:deals]
     mean_first, mean_second = statistics.fmean(first), statistics.fmean(second)
     print(report(f"{args.first} - {args.second} (deal by deal)",
                  [a - b for a, b in zip(first, second, strict=True)], 0.0))

@@ -86,6 +86,8 @@ class MasterAgent:
         self.seed = seed if seed is not None else 0
         self.iterations = iterations if iterations is not None or time_ms is not None else DEFAULT_ITERATIONS
         self.time_ms = time_ms
+        self.last_worlds = 0
+        """Worlds the last search played out or solved (a figure for the benchmarks)."""
         self._sim_rules: dict[Rules, SimRules] = {}
 
     def sampler(self, view: View) -> Sampler:
@@ -167,6 +169,7 @@ class MasterAgent:
                 active = _prune(active, values)
                 if len(active) == 1:
                     break
+        self.last_worlds = worlds
         means = {card: (fmean(points[card]), fmean(values[card])) for card in candidates}
         ranked = []
         for card in view.hand:
