@@ -116,7 +116,7 @@ def curve(args: argparse.Namespace) -> None:
                           fontsize=8)
         axes.axhline(0, color="grey", linewidth=0.8)
         axes.set_xscale("log")
-        axes.set_xlabel("thinking time a move (ms, one core)")
+        axes.set_xlabel("thinking time a move (ms, wall clock, one process)")
         axes.set_ylabel("points a round over the expert (95% interval)")
         axes.set_title(f"The master against time ({args.preset})")
         figure.tight_layout()

@@ -2,8 +2,9 @@
 
 A *world* places every unseen card: the other hands, the stock's future batches (Pisti's shown
 card last to the dealer), and the face-down centre cards. :class:`Sampler` draws worlds at
-random, weighted by what the other players' plays reveal: a player who left a pile they could
-have taken with a card of the top's rank probably held none (a missed kseri even less likely).
+random, weighted by how well they explain the other players' plays of this batch (the opponent
+model of :mod:`kseri.fast.sampling`): a player who left a pile they could have taken with a
+card of the top's rank probably held none.
 
 >>> from kseri import Match
 >>> match = Match(seed=3)
@@ -30,14 +31,8 @@ from kseri.engine import Deal, View
 if TYPE_CHECKING:
     from kseri.fast import Positions
 
-MISSED_KSERI_LIKELIHOOD = 0.1
-"""Relative likelihood that a player held a card of the rank of a lone top card and did not take it."""
-MISSED_CAPTURE_LIKELIHOOD = 0.35
-"""Relative likelihood that a player held a card of the top's rank and did not take the pile."""
 OVERSAMPLE = 8
 """Shuffles drawn per world kept when the others' plays of this batch are weighed."""
-MAX_TRIES = 40
-"""Draws per world before the weighting gives up and keeps the last one."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +64,7 @@ class Sampler:
 
     __slots__ = (
         "_dealer_holds_shown", "_plays_read", "_shown_in_stock",
-        "base", "clues", "face_down_unknown", "sim_rules", "unseen", "view",
+        "base", "face_down_unknown", "sim_rules", "unseen", "view",
     )
 
     def __init__(self, view: View, sim_rules: SimRules | None = None) -> None:
@@ -92,21 +87,18 @@ class Sampler:
         face_down = sum(1 for card in view.centre_dealt if card is None)
         self.face_down_unknown = face_down if face_down and not view.face_down_seen else 0
         """Face-down centre cards the viewer has not seen (in the centre or taken by another)."""
-        base, clues, plays_read = self._replay(face_down)
+        base, plays_read = self._replay(face_down)
         self.base: RoundSim = base
         """The round's public history replayed: the state every world starts from."""
-        self.clues: list[tuple[int, int, int]] = clues
-        """This batch's plays by others that left a pile: (seat, top rank, pile size)."""
         self._plays_read = plays_read
         needed = (sum(view.hand_sizes) - len(view.hand) + view.stock_size + self.face_down_unknown
                   - self._shown_in_stock - self._dealer_holds_shown)
         if needed != len(self.unseen):
             raise ValueError(f"inconsistent view: {len(self.unseen)} unseen cards for {needed} places")
 
-    def _replay(self, face_down: int) -> tuple[RoundSim, list[tuple[int, int, int]], PlaysRead]:
-        """The round's public history replayed with face-down placeholders; the clues are the
-        current batch's plays that left a pile: (seat, top rank, pile size); the plays read are
-        the current batch's plays by others as the opponent model weighs them."""
+    def _replay(self, face_down: int) -> tuple[RoundSim, PlaysRead]:
+        """The round's public history replayed with face-down placeholders, and the current
+        batch's plays by others as the opponent model reads them."""
         view = self.view
         placeholder = ALL_CARDS[0]
         centre = [placeholder if card is None else card for card in view.centre_dealt]
@@ -120,7 +112,6 @@ class Sampler:
                        left=rules.deck_size - rules.centre_size, seen=seen)
         per_batch = self.sim_rules.per_batch
         batch_start = len(view.plays) // per_batch * per_batch
-        clues = []
         read: list[list[int]] = []
         read_seen: list[list[int]] = []
         later: list[list[int]] = []
@@ -130,8 +121,6 @@ class Sampler:
         batch_plays = view.plays[batch_start:]
         for index, play in enumerate(view.plays):
             if index >= batch_start and play.seat != view.seat:
-                if not play.taken and sim.centre:
-                    clues.append((play.seat, RANK_OF[sim.centre[-1]], len(sim.centre)))
                 next_seat = (play.seat + 1) % rules.players
                 next_played = sum(1 for p in view.plays[batch_start:index] if p.seat == next_seat)
                 read.append([play.seat, play.card, RANK_OF[sim.centre[-1]] if sim.centre else -1,
@@ -160,16 +149,11 @@ class Sampler:
             np.array([cards + [0] * (width - len(cards)) for cards in later], np.int8),
             np.array([len(cards) for cards in later], np.int64),
         )
-        return sim, clues, plays_read
+        return sim, plays_read
 
     def sample(self, rng: random.Random) -> World:
-        """A world drawn at random, weighted by the plays' clues."""
-        world = self._draw(rng)
-        for _ in range(MAX_TRIES):
-            if rng.random() < self._likelihood(world):
-                break
-            world = self._draw(rng)
-        return world
+        """One world, drawn as :meth:`pools` draws them."""
+        return self.world(self.pools(rng, 1)[0].tolist())
 
     def pools(self, rng: random.Random, count: int) -> NDArray[np.int8]:
         """``count`` placements of the unseen cards (rows in :meth:`world`'s order), drawn in
@@ -258,14 +242,10 @@ class Sampler:
             seen=np.tile(np.array(base.seen, np.int64), (count, 1)),
         )
 
-    def _draw(self, rng: random.Random) -> World:
-        pool = list(self.unseen)
-        rng.shuffle(pool)
-        return self.world(pool)
-
-    def world(self, pool: Sequence[Card]) -> World:
-        """The world that places the unseen cards in ``pool``'s order: the face-down centre
-        cards, then the other hands by seat, then the stock."""
+    def world(self, row: Sequence[int]) -> World:
+        """The world that places the unseen cards in ``row``'s order (card numbers): the
+        face-down centre cards, then the other hands by seat, then the stock."""
+        pool = [ALL_CARDS[card] for card in row]
         view = self.view
         rules = view.rules
         face_down = tuple(pool[: self.face_down_unknown]) or view.face_down_seen
@@ -295,13 +275,6 @@ class Sampler:
                 batch[seat] = tuple(stock[start + position * size : start + (position + 1) * size])
             future.append(tuple(batch))
         return World(tuple(hands), tuple(future), face_down)
-
-    def _likelihood(self, world: World) -> float:
-        weight = 1.0
-        for seat, top_rank, pile in self.clues:
-            if any(RANK_OF[card] == top_rank for card in world.hands[seat]):
-                weight *= MISSED_KSERI_LIKELIHOOD if pile == 1 else MISSED_CAPTURE_LIKELIHOOD
-        return weight
 
     def sim(self, world: World) -> RoundSim:
         """The round state of ``world``, ready to play from the view's position."""
