@@ -1,9 +1,11 @@
 """The ``master`` level: determinized search over worlds consistent with the view.
 
 For each move it samples the hidden cards many times (:mod:`kseri.agents.sampler`: every world
-agrees with the view, weighted by what the others' plays reveal), plays each distinct card in
-every world and finishes the round with the expert's policy (:class:`~kseri.agents.expert.Tactics`)
-for every seat, and picks the card with the best mean. The rollouts run on the compiled core
+agrees with the view, drawn in proportion to how well it explains the others' plays of this
+batch under an opponent model, :mod:`kseri.fast.sampling`), plays each distinct card in every
+world and plays on with the expert's policy (:class:`~kseri.agents.expert.Tactics`) for every
+seat, to the round's end with small batches (:data:`ROLLOUT_TO_END_BATCH`) or to the batch's
+end, and picks the card with the best mean. The rollouts run on the compiled core
 (:func:`kseri.fast.rollouts`, proved equal to ``RoundSim`` and ``Tactics.choose_in`` by a
 test), a chunk of worlds at a time up to each pruning. Once the stock is empty and few cards
 remain, each world is solved exactly instead (:mod:`kseri.agents.endgame`); when the view
@@ -151,7 +153,6 @@ class MasterAgent:
                 chunk = min(chunk, budget - worlds)
             if deadline is not None:
                 chunk = min(chunk, DEADLINE_CHUNK)
-
             worlds += chunk
             finals, overs = rollouts(rules, sampler.positions(draw(rng, chunk)), active, to_end=to_end)
             for world_finals, over in zip(finals.tolist(), overs.tolist(), strict=True):
