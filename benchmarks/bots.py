@@ -24,6 +24,7 @@ from kseri import Match, Rules
 from kseri.agents import Agent, make_agent
 from kseri.agents.endgame import solve
 from kseri.agents.expert import Tactics
+from kseri.agents.master import MasterAgent, play_classes
 from kseri.agents.sampler import Sampler
 from kseri.bench.duplicate import bench_deal, duplicate_round
 
@@ -109,6 +110,7 @@ def move_times(preset: str, rounds: int, options: dict[str, dict[str, int]]) -> 
         bot = make_agent(level, seed=1, **options.get(level, {}))
         other = make_agent(opponent, seed=2)
         times: list[tuple[float, float]] = []
+        worlds: list[int] = []
         for index in range(rounds):
             match = Match(rules, deal=bench_deal(rules, "times", index))
             while (seat := match.turn) is not None:
@@ -117,10 +119,15 @@ def move_times(preset: str, rounds: int, options: dict[str, dict[str, int]]) -> 
                     start = _clock()
                     card = bot.choose(view)
                     times.append(_elapsed(start))
+                    if isinstance(bot, MasterAgent) and len(play_classes(view.hand, rules.points_table)) > 1:
+                        worlds.append(bot.last_worlds)
                 else:
                     card = other.choose(view)
                 match.play(card)
         print(_summary(f"{preset} {level} move", times), flush=True)
+        if isinstance(bot, MasterAgent):
+            print(f"{preset} master worlds a move (searched moves): median {statistics.median(worlds):.0f}, "
+                  f"mean {statistics.fmean(worlds):.0f}, n={len(worlds)}", flush=True)
 
 
 def endgame_times(rounds: int) -> None:

@@ -10,7 +10,6 @@ import pytest
 
 from kseri import PRESETS, Match, Rules
 from kseri.agents.expert import Tactics
-from kseri.agents.master import positions
 from kseri.agents.sampler import Sampler
 from kseri.agents.sim import RoundSim
 from kseri.fast import rollouts
@@ -27,15 +26,18 @@ VARIANTS = {
 }
 
 
-def reference_rollout(sim: RoundSim, card: int, tactics: Tactics) -> tuple[list[float], bool]:
+def reference_rollout(sim: RoundSim, card: int, tactics: Tactics, to_end: bool) -> tuple[list[float], bool]:
     """The master's rollout in plain Python: play ``card``, then the expert at every seat to
-    the horizon (the current batch's end, or the next one's when at most a card a seat is left)."""
+    the horizon (the round's end with ``to_end``; else the current batch's end, or the next
+    one's when at most a card a seat is left)."""
     sim = sim.copy()
     sim.play(card)
     per_batch = sim.r.per_batch
     horizon = sim.left - sim.left % per_batch
     if sim.left - horizon <= sim.r.players:
         horizon = max(0, horizon - per_batch)
+    if to_end:
+        horizon = 0
     while sim.left > horizon:
         sim.play(tactics.choose_in(sim))
     if not sim.left:
@@ -43,8 +45,9 @@ def reference_rollout(sim: RoundSim, card: int, tactics: Tactics) -> tuple[list[
     return [p + tactics.card_weight * c for p, c in zip(sim.points, sim.counts, strict=True)], False
 
 
+@pytest.mark.parametrize("to_end", [False, True])
 @pytest.mark.parametrize("name", list(VARIANTS))
-def test_compiled_rollouts_equal_the_python_ones(name: str) -> None:
+def test_compiled_rollouts_equal_the_python_ones(name: str, to_end: bool) -> None:
     rules = VARIANTS[name]
     tactics = Tactics(rules)
     rng = random.Random(name)
@@ -54,12 +57,13 @@ def test_compiled_rollouts_equal_the_python_ones(name: str) -> None:
         while match.turn is not None:
             view = match.view(match.turn)
             sampler = Sampler(view)
-            sims = [sampler.sim(sampler.sample(rng)) for _ in range(3)]
+            pools = sampler.pools(rng, 3)
+            sims = [sampler.sim(sampler.world(row)) for row in pools.tolist()]
             candidates = sorted(set(view.hand))
-            finals, over = rollouts(rules, positions(sims), candidates)
+            finals, over = rollouts(rules, sampler.positions(pools), candidates, to_end=to_end)
             for row, sim in enumerate(sims):
                 for column, card in enumerate(candidates):
-                    expected, ended = reference_rollout(sim, card, tactics)
+                    expected, ended = reference_rollout(sim, card, tactics, to_end)
                     assert finals[row, column].tolist() == expected, (name, seed, len(view.plays))
                     assert bool(over[row]) == ended
                     checked += 1

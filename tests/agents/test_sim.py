@@ -3,12 +3,14 @@
 import random
 from collections.abc import Iterator
 
+import numpy as np
 import pytest
 
 from kseri import PRESETS, Match, Rules, View
 from kseri.agents.sampler import Sampler, World
 from kseri.agents.sim import RoundSim, SimRules
-from kseri.cards import RANK_OF
+from kseri.cards import JACK, RANK_OF
+from kseri.fast.sampling import shuffled_pools
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
@@ -87,17 +89,20 @@ def test_sampled_worlds_read_the_clue_of_a_pile_left_alone() -> None:
     for seed in range(10):
         for view in _views_along_a_round(rules, seed):
             sampler = Sampler(view)
-            if not sampler.clues:
+            left_alone = [(seat, rank) for seat, card, rank, pile, *_ in sampler._plays_read.clues.tolist()
+                          if pile and RANK_OF[card] not in (rank, JACK)]
+            if not left_alone:
                 continue
-            player, top_rank, _ = sampler.clues[-1]
+            player, top_rank = left_alone[-1]
             if not any(RANK_OF[c] == top_rank for c in sampler.unseen):
                 continue
 
             def holds(world: World, seat: int = player, rank: int = top_rank) -> bool:
                 return any(RANK_OF[c] == rank for c in world.hands[seat])
 
-            weighted = sum(holds(sampler.sample(random.Random(i))) for i in range(300))
-            uniform = sum(holds(sampler._draw(random.Random(i))) for i in range(300))
+            weighted = sum(holds(sampler.world(row)) for row in sampler.pools(random.Random(1), 300).tolist())
+            uniform = sum(holds(sampler.world(row))
+                          for row in shuffled_pools(np.array(sampler.unseen, np.int8), 300, seed=1).tolist())
             assert weighted < uniform
             checked += 1
             break

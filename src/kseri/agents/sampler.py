@@ -2,8 +2,9 @@
 
 A *world* places every unseen card: the other hands, the stock's future batches (Pisti's shown
 card last to the dealer), and the face-down centre cards. :class:`Sampler` draws worlds at
-random, weighted by what the other players' plays reveal: a player who left a pile they could
-have taken with a card of the top's rank probably held none (a missed kseri even less likely).
+random, weighted by how well they explain the other players' plays of this batch (the opponent
+model of :mod:`kseri.fast.sampling`): a player who left a pile they could have taken with a
+card of the top's rank probably held none.
 
 >>> from kseri import Match
 >>> match = Match(seed=3)
@@ -16,18 +17,36 @@ True
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+from numpy.typing import NDArray
 
 from kseri.agents.sim import RoundSim, SimRules
 from kseri.cards import ALL_CARDS, RANK_OF, Card
 from kseri.engine import Deal, View
 
-MISSED_KSERI_LIKELIHOOD = 0.1
-"""Relative likelihood that a player held a card of the rank of a lone top card and did not take it."""
-MISSED_CAPTURE_LIKELIHOOD = 0.35
-"""Relative likelihood that a player held a card of the top's rank and did not take the pile."""
-MAX_TRIES = 40
-"""Draws per world before the weighting gives up and keeps the last one."""
+if TYPE_CHECKING:
+    from kseri.fast import Positions
+
+OVERSAMPLE = 8
+"""Shuffles drawn per world kept when the others' plays of this batch are weighed."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlaysRead:
+    """The current batch's plays by the other seats, as the opponent model reads them
+    (:func:`kseri.fast.sampling.log_likelihoods`; empty arrays when there is none):
+    ``clues[k]`` the play and its position,
+    ``seen[k]`` the cards seen by rank before it, ``later[k, :later_len[k]]`` the cards its
+    player has played since, this one included."""
+
+    clues: NDArray[np.int64]
+    seen: NDArray[np.int64]
+    later: NDArray[np.int8]
+    later_len: NDArray[np.int64]
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,8 +63,8 @@ class Sampler:
     """Everything a view implies about hidden cards, and a source of consistent worlds."""
 
     __slots__ = (
-        "_dealer_holds_shown", "_shown_in_stock",
-        "base", "clues", "face_down_unknown", "sim_rules", "unseen", "view",
+        "_dealer_holds_shown", "_plays_read", "_shown_in_stock",
+        "base", "face_down_unknown", "sim_rules", "unseen", "view",
     )
 
     def __init__(self, view: View, sim_rules: SimRules | None = None) -> None:
@@ -68,19 +87,18 @@ class Sampler:
         face_down = sum(1 for card in view.centre_dealt if card is None)
         self.face_down_unknown = face_down if face_down and not view.face_down_seen else 0
         """Face-down centre cards the viewer has not seen (in the centre or taken by another)."""
-        base, clues = self._replay(face_down)
+        base, plays_read = self._replay(face_down)
         self.base: RoundSim = base
         """The round's public history replayed: the state every world starts from."""
-        self.clues: list[tuple[int, int, int]] = clues
-        """This batch's plays by others that left a pile: (seat, top rank, pile size)."""
+        self._plays_read = plays_read
         needed = (sum(view.hand_sizes) - len(view.hand) + view.stock_size + self.face_down_unknown
                   - self._shown_in_stock - self._dealer_holds_shown)
         if needed != len(self.unseen):
             raise ValueError(f"inconsistent view: {len(self.unseen)} unseen cards for {needed} places")
 
-    def _replay(self, face_down: int) -> tuple[RoundSim, list[tuple[int, int, int]]]:
-        """The round's public history replayed with face-down placeholders; the clues are the
-        current batch's plays that left a pile: (seat, top rank, pile size)."""
+    def _replay(self, face_down: int) -> tuple[RoundSim, PlaysRead]:
+        """The round's public history replayed with face-down placeholders, and the current
+        batch's plays by others as the opponent model reads them."""
         view = self.view
         placeholder = ALL_CARDS[0]
         centre = [placeholder if card is None else card for card in view.centre_dealt]
@@ -94,10 +112,24 @@ class Sampler:
                        left=rules.deck_size - rules.centre_size, seen=seen)
         per_batch = self.sim_rules.per_batch
         batch_start = len(view.plays) // per_batch * per_batch
-        clues = []
+        read: list[list[int]] = []
+        read_seen: list[list[int]] = []
+        later: list[list[int]] = []
+        hidden = face_down
+        table = self.sim_rules.table
+        hidden_points = sum(table[: rules.deck_size]) / rules.deck_size - table[placeholder]
+        batch_plays = view.plays[batch_start:]
         for index, play in enumerate(view.plays):
-            if index >= batch_start and play.seat != view.seat and not play.taken and sim.centre:
-                clues.append((play.seat, RANK_OF[sim.centre[-1]], len(sim.centre)))
+            if index >= batch_start and play.seat != view.seat:
+                next_seat = (play.seat + 1) % rules.players
+                next_played = sum(1 for p in view.plays[batch_start:index] if p.seat == next_seat)
+                read.append([play.seat, play.card, RANK_OF[sim.centre[-1]] if sim.centre else -1,
+                             len(sim.centre), round(sim.centre_points + hidden * hidden_points), sim.left,
+                             sim.seen_total, rules.batch_size - next_played])
+                read_seen.append(list(sim.seen))
+                later.append([p.card for p in batch_plays[index - batch_start:] if p.seat == play.seat])
+            if play.taken:
+                hidden = 0
             sim.apply(play.card)
         public = (view.turn, view.centre_size, view.captured_sizes)
         if (sim.turn, len(sim.centre), tuple(sim.counts)) != public:
@@ -111,22 +143,111 @@ class Sampler:
             sim.points[taken_side] -= sum(self.sim_rules.table[c] for c in centre[:face_down])
             if view.face_down_seen:
                 sim.points[taken_side] += sum(self.sim_rules.table[c] for c in cards)
-        return sim, clues
+        width = max((len(cards) for cards in later), default=0)
+        plays_read = PlaysRead(
+            np.array(read, np.int64), np.array(read_seen, np.int64),
+            np.array([cards + [0] * (width - len(cards)) for cards in later], np.int8),
+            np.array([len(cards) for cards in later], np.int64),
+        )
+        return sim, plays_read
 
     def sample(self, rng: random.Random) -> World:
-        """A world drawn at random, weighted by the plays' clues."""
-        world = self._draw(rng)
-        for _ in range(MAX_TRIES):
-            if rng.random() < self._likelihood(world):
-                break
-            world = self._draw(rng)
-        return world
+        """One world, drawn as :meth:`pools` draws them."""
+        return self.world(self.pools(rng, 1)[0].tolist())
 
-    def _draw(self, rng: random.Random) -> World:
+    def pools(self, rng: random.Random, count: int) -> NDArray[np.int8]:
+        """``count`` placements of the unseen cards (rows in :meth:`world`'s order), drawn in
+        proportion to how well they explain the others' plays of this batch (the opponent model
+        of :mod:`kseri.fast.sampling`): :data:`OVERSAMPLE` times as many shuffles are drawn on
+        the compiled core, weighed, and resampled."""
+        from kseri.fast.sampling import shuffled_pools  # numba loads with the first search
+        shuffles = count * OVERSAMPLE if len(self._plays_read.clues) else count
+        pools = shuffled_pools(np.array(self.unseen, np.int8), shuffles, rng.getrandbits(64))
+        if shuffles > count:
+            weights = np.exp(self._log_likelihoods(pools))
+            cumulative = np.cumsum(weights)
+            points = (rng.random() + np.arange(count)) * (cumulative[-1] / count)
+            pools = pools[np.minimum(np.searchsorted(cumulative, points), shuffles - 1)]
+        return pools
+
+    def _hands(self, pools: NDArray[np.int8]) -> tuple[NDArray[np.int8], int]:
+        """Every seat's hand in each pool's world, and where the stock starts in the pools."""
+        view = self.view
+        hands = np.zeros((pools.shape[0], view.rules.players, view.rules.batch_size), np.int8)
+        taken = self.face_down_unknown
+        for seat, size in enumerate(view.hand_sizes):
+            if seat == view.seat:
+                hands[:, seat, :size] = np.array(view.hand, np.int8)
+                continue
+            if self._dealer_holds_shown and seat == view.dealer:
+                assert view.shown is not None
+                hands[:, seat, : size - 1] = pools[:, taken : taken + size - 1]
+                hands[:, seat, size - 1] = view.shown
+                taken += size - 1
+            else:
+                hands[:, seat, :size] = pools[:, taken : taken + size]
+                taken += size
+        return hands, taken
+
+    def _log_likelihoods(self, pools: NDArray[np.int8]) -> NDArray[np.float64]:
+        """The opponent model's log-likelihood of this batch's plays in each pool's world, less
+        the best one's."""
+        from kseri.fast.sampling import log_likelihoods
+        hands, _ = self._hands(pools)
+        read = self._plays_read
+        logs = log_likelihoods(self.view.rules, hands, np.array(self.view.hand_sizes, np.int64), read.clues,
+                               read.seen, read.later, read.later_len)
+        best: float = logs.max()
+        return logs - best
+
+    def positions(self, pools: NDArray[np.int8]) -> Positions:
+        """The worlds of ``pools`` as the compiled core's rounds in progress, ready to play from
+        the view's position (what :meth:`sim` is to one world)."""
+        from kseri.fast import Positions
         view = self.view
         rules = view.rules
-        pool = list(self.unseen)
-        rng.shuffle(pool)
+        base = self.base
+        count = pools.shape[0]
+        hands, taken = self._hands(pools)
+        stock = pools[:, taken:]
+        if self._shown_in_stock:
+            assert view.shown is not None
+            stock = np.concatenate([stock, np.full((count, 1), view.shown, np.int8)], axis=1)
+        size = rules.batch_size
+        per_batch = self.sim_rules.per_batch
+        future = np.zeros((count, stock.shape[1] // per_batch, rules.players, size), np.int8)
+        for batch in range(future.shape[1]):
+            for position in range(rules.players):
+                seat = (view.dealer + 1 + position) % rules.players
+                start = batch * per_batch + position * size
+                future[:, batch, seat] = stock[:, start : start + size]
+        table = np.array(self.sim_rules.table, np.int64)
+        face_down = pools[:, : self.face_down_unknown]
+        face_down_points = table[face_down].sum(axis=1)
+        centre = np.zeros((count, max(1, len(base.centre))), np.int8)
+        centre[:, : len(base.centre)] = base.centre
+        numbers = np.tile(np.array([base.centre_points, base.turn, base.left, base.last_capturer, base.chain,
+                                    base.seen_total], np.int64), (count, 1))
+        points = np.tile(np.array(base.points, np.int64), (count, 1))
+        if view.face_down:
+            centre[:, : view.face_down] = face_down
+            numbers[:, 0] += face_down_points
+        elif self.face_down_unknown:
+            first = next(play for play in view.plays if play.taken)
+            points[:, self.sim_rules.side_of[first.seat]] += face_down_points
+        return Positions(
+            hands=hands, lengths=np.tile(np.array(view.hand_sizes, np.int64), (count, 1)), future=future,
+            centre=centre, centre_len=np.full(count, len(base.centre), np.int64), numbers=numbers,
+            points=points, counts=np.tile(np.array(base.counts, np.int64), (count, 1)),
+            seen=np.tile(np.array(base.seen, np.int64), (count, 1)),
+        )
+
+    def world(self, row: Sequence[int]) -> World:
+        """The world that places the unseen cards in ``row``'s order (card numbers): the
+        face-down centre cards, then the other hands by seat, then the stock."""
+        pool = [ALL_CARDS[card] for card in row]
+        view = self.view
+        rules = view.rules
         face_down = tuple(pool[: self.face_down_unknown]) or view.face_down_seen
         taken = self.face_down_unknown
         hands: list[tuple[Card, ...]] = []
@@ -141,7 +262,7 @@ class Sampler:
             else:
                 hands.append(tuple(pool[taken : taken + size]))
                 taken += size
-        stock = pool[taken:]
+        stock = list(pool[taken:])
         if self._shown_in_stock:
             assert view.shown is not None
             stock.append(view.shown)
@@ -154,13 +275,6 @@ class Sampler:
                 batch[seat] = tuple(stock[start + position * size : start + (position + 1) * size])
             future.append(tuple(batch))
         return World(tuple(hands), tuple(future), face_down)
-
-    def _likelihood(self, world: World) -> float:
-        weight = 1.0
-        for seat, top_rank, pile in self.clues:
-            if any(RANK_OF[card] == top_rank for card in world.hands[seat]):
-                weight *= MISSED_KSERI_LIKELIHOOD if pile == 1 else MISSED_CAPTURE_LIKELIHOOD
-        return weight
 
     def sim(self, world: World) -> RoundSim:
         """The round state of ``world``, ready to play from the view's position."""

@@ -343,12 +343,12 @@ class Positions:
     seen: NDArray[np.int64]
 
 
-def rollouts(rules: Rules, positions: Positions, candidates: Sequence[int],
+def rollouts(rules: Rules, positions: Positions, candidates: Sequence[int], *, to_end: bool = False,
              ) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
     """The master's rollouts: in every position, each candidate card played by the seat to
-    play, then the expert's policy at every seat to the horizon (the end of the current batch,
-    or of the next one when this one has at most one card a seat left; the round's end at the
-    latest). Returns each side's points there per position and candidate (captured cards
+    play, then the expert's policy at every seat to the horizon (the round's end when
+    ``to_end``; else the end of the current batch, or of the next one when this one has at
+    most one card a seat left). Returns each side's points there per position and candidate (captured cards
     counted at their share of the majority before the round's end), and whether the horizon
     is the round's end, per position."""
     compiled = _compiled(rules)
@@ -358,7 +358,7 @@ def rollouts(rules: Rules, positions: Positions, candidates: Sequence[int],
     kernels.rollouts(compiled.options, compiled.table, compiled.side_of, compiled.holds, compiled.card_weight,
                      positions.hands, positions.lengths, positions.future, positions.centre,
                      positions.centre_len, positions.numbers, positions.points, positions.counts,
-                     positions.seen, np.array(candidates, np.int64), finals, over)
+                     positions.seen, np.array(candidates, np.int64), finals, over, to_end)
     return finals, over
 
 

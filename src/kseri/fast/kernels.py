@@ -662,9 +662,10 @@ def rollouts(cfg: NDArray[np.int64], table: NDArray[np.int64], side_of: NDArray[
              lengths0: NDArray[np.int64], future: NDArray[np.int8], centre0: NDArray[np.int8],
              centre_len0: NDArray[np.int64], numbers0: NDArray[np.int64], points0: NDArray[np.int64],
              counts0: NDArray[np.int64], seen0: NDArray[np.int64], candidates: NDArray[np.int64],
-             finals: NDArray[np.float64], over: NDArray[np.bool_]) -> None:
+             finals: NDArray[np.float64], over: NDArray[np.bool_], to_end: bool) -> None:
     """The master's rollouts (``RoundSim`` and ``master._rollout``), for every world and
-    candidate: play the candidate, then the expert's policy at every seat to the horizon.
+    candidate: play the candidate, then the expert's policy at every seat to the horizon (the
+    round's end when ``to_end``).
 
     World ``w`` is ``hands0[w]`` (``lengths0`` cards a seat), its future batches
     ``future[w]``, its centre ``centre0[w, :centre_len0[w]]``, and ``numbers0[w]``: the
@@ -780,6 +781,8 @@ def rollouts(cfg: NDArray[np.int64], table: NDArray[np.int64], side_of: NDArray[
                     horizon = left - left % per_batch
                     if left - horizon <= players:
                         horizon = max(0, horizon - per_batch)
+                    if to_end:
+                        horizon = 0
             if left == 0:
                 if last_capturer >= 0:
                     side = side_of[last_capturer]
