@@ -40,15 +40,14 @@ def serve_command(
 ) -> None:
     """Start the game server (HTTP, WebSocket and the web page) and print the address to open."""
     import asyncio
+    import os
 
     import uvicorn
 
-    import os
-
     from kseri.server import ServerSettings, create_app, default_database_url
-    from kseri.server.settings import REDIS_ENV
     from kseri.server.db import DatabaseUnavailable, Store
     from kseri.server.limits import Limits
+    from kseri.server.settings import REDIS_ENV
 
     try:
         bounds = Limits.from_spec(limits)

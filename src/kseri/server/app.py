@@ -311,7 +311,8 @@ class Tables:
                 table.stop()
                 del self.live[table_id]
                 if self.cluster is not None:
-                    self.cluster.leases.owned.pop(table_id, None)
+                    with suppress(Exception):
+                        await self.cluster.leases.forget(table_id)
 
     def listed(self) -> list[GameTable]:
         """The lobby's tables: public ones with a free seat (never a rematch's reserved seats)

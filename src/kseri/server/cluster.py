@@ -23,7 +23,7 @@ from collections.abc import Awaitable, Callable
 from contextlib import suppress
 from dataclasses import dataclass
 
-from sqlalchemy import BigInteger, Column, Float, String, Table, func, or_, select, update
+from sqlalchemy import BigInteger, Column, Float, String, Table, delete, func, or_, select, update
 from sqlalchemy.dialects.postgresql import insert
 
 from kseri.server import db
@@ -170,14 +170,18 @@ class Leases:
         """Push every lease this process holds forward; returns the tables it no longer holds
         (another process took them, or the renewal failed for longer than a lease)."""
         if time.monotonic() - self.last_renewed > self.seconds:  # it hung: the leases may be gone
+            self.last_renewed = time.monotonic()
             return set(self.owned)
         started = time.monotonic()
         try:
-            async with self.store.engine.begin() as connection:
-                rows = await connection.execute(
-                    update(leases).where(leases.c.owner == self.me).values(expires_at=NOW + self.seconds)
-                    .returning(leases.c.table_id, leases.c.fence))
-                held = {row.table_id: row.fence for row in rows}
+            held = {}
+            if self.owned:
+                async with self.store.engine.begin() as connection:
+                    mine = update(leases).where(leases.c.owner == self.me,
+                                                leases.c.table_id.in_(list(self.owned)))
+                    rows = await connection.execute(mine.values(expires_at=NOW + self.seconds)
+                                                    .returning(leases.c.table_id, leases.c.fence))
+                    held = {row.table_id: row.fence for row in rows}
         except Exception:
             log.exception("could not renew the leases")
             return set(self.owned) if time.monotonic() - self.last_renewed > self.seconds else set()
@@ -193,6 +197,12 @@ class Leases:
         async with self.store.engine.begin() as connection:
             await connection.execute(update(leases).where(
                 leases.c.owner == self.me, leases.c.table_id.in_(table_ids)).values(owner=None))
+
+    async def forget(self, table_id: str) -> None:
+        """Remove a deleted table's lease."""
+        self.owned.pop(table_id, None)
+        async with self.store.engine.begin() as connection:
+            await connection.execute(delete(leases).where(leases.c.table_id == table_id))
 
     async def orphans(self, limit: int = 16) -> list[str]:
         """Unfinished tables no live process holds (never leased, let go, or expired)."""

@@ -41,8 +41,16 @@ LOBBY_KEY = "kseri:lobby:"
 """Each process's public tables, refreshed every second (``kseri:lobby:<process>``)."""
 FORWARDED = b"x-kseri-forwarded"
 """The header on an HTTP request another process forwarded (it is never forwarded again)."""
-HTTP_TIMEOUT = 15.0
+HTTP_TIMEOUT = 45.0
+"""Seconds a forwarded request may take (a seek's status waits up to 30 s for news)."""
 TABLE_PATH = re.compile(r"^/api/tables/([^/]+)(/.*)?$")
+SEEKS_PATH = "/api/seeks"
+PAIRING_KEY = "kseri:pairing"
+"""The process that holds the seeks and pairs them (one at a time, under an expiring key)."""
+_RENEW_IF_MINE = ("if redis.call('get', KEYS[1]) == ARGV[1] then "
+                  "return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end")
+_DELETE_IF_MINE = ("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) "
+                   "else return 0 end")
 
 
 def channel(process: str) -> str:
@@ -198,7 +206,7 @@ class Relay:
     async def start(self) -> None:
         """Subscribe, and check links and remote connections at each lease renewal."""
         await self.bus.start()
-        self.cluster.on_tick.append(self._check)
+        self.cluster.on_tick.extend([self._check, self._renew_pairing])
         self._spawn(self._publish_lobby())
 
     async def stop(self) -> None:
@@ -209,6 +217,8 @@ class Relay:
             task.cancel()
         with suppress(Exception):
             await self.bus.redis.delete(LOBBY_KEY + self.cluster.me)
+        with suppress(Exception):
+            await self.bus.redis.eval(_DELETE_IF_MINE, 1, PAIRING_KEY, self.cluster.me)
         await asyncio.sleep(0.05)  # let the last messages go out
         await self.bus.stop()
 
@@ -411,6 +421,24 @@ class Relay:
         await self.app(scope, receive, send)  # type: ignore[arg-type]
         self.bus.post(envelope["from"], answer, base64.b64encode(b"".join(chunks)).decode())
 
+    # -- the seeks ------------------------------------------------------------------------
+
+    async def pairing_leader(self) -> str | None:
+        """The process holding the seeks (``None``: this one, which takes the part when no
+        process holds it)."""
+        redis, me = self.bus.redis, self.cluster.me
+        leader = await redis.get(PAIRING_KEY)
+        if leader is None and not self.cluster.draining:
+            await redis.set(PAIRING_KEY, me, nx=True, px=int(self.cluster.leases.seconds * 1000))
+            leader = await redis.get(PAIRING_KEY)
+        name = leader.decode() if isinstance(leader, bytes) else leader or ""
+        return None if name == me else name
+
+    async def _renew_pairing(self) -> None:
+        if not self.cluster.draining:
+            await self.bus.redis.eval(_RENEW_IF_MINE, 1, PAIRING_KEY, self.cluster.me,
+                                      int(self.cluster.leases.seconds * 1000))
+
     # -- the lobby -------------------------------------------------------------------------
 
     async def _publish_lobby(self) -> None:
@@ -449,11 +477,13 @@ class ForwardTables:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         relay = self.relay() if scope["type"] == "http" else None
-        found = TABLE_PATH.match(scope["path"]) if relay is not None else None
-        if relay is None or found is None or any(name == FORWARDED for name, _ in scope["headers"]):
+        path = scope["path"] if relay is not None else ""
+        found = TABLE_PATH.match(path)
+        seeks = path == SEEKS_PATH or path.startswith(SEEKS_PATH + "/")
+        if relay is None or not (found or seeks) or any(name == FORWARDED for name, _ in scope["headers"]):
             await self.app(scope, receive, send)
             return
-        owner = await relay.owner_elsewhere(found.group(1))
+        owner = await (relay.owner_elsewhere(found.group(1)) if found else relay.pairing_leader())
         if owner is None:
             await self.app(scope, receive, send)
         else:
