@@ -202,9 +202,10 @@ class Tables:
         for table_id in await self.store.unfinished():
             await self.get(table_id)
 
-    async def get(self, table_id: str) -> GameTable | None:
+    async def get(self, table_id: str, gone: str | None = None) -> GameTable | None:
         """The table with this id, or ``None``; in a cluster, raises
-        :class:`~kseri.server.cluster.Elsewhere` when another process holds it."""
+        :class:`~kseri.server.cluster.Elsewhere` when another process holds it (and is not
+        ``gone``: see :meth:`~kseri.server.cluster.Leases.acquire`)."""
         table = self.live.get(table_id)
         if table is not None or len(table_id) > 40:
             return table
@@ -215,13 +216,23 @@ class Tables:
             if cluster is not None:
                 if cluster.draining:
                     raise Elsewhere(None)
-                lease = await cluster.leases.acquire(table_id)
+                lease = await cluster.leases.acquire(table_id, gone)
                 if lease is None:
                     return None
-            stored = await self.store.load(table_id)
-            if stored is None:
+            try:
+                stored = await self.store.load(table_id)
+                restored = None if stored is None else GameTable.restore(stored, self.store, self.settings,
+                                                                         self.search)
+            except Exception:
+                restored = None
+                raise
+            finally:
+                if cluster is not None and restored is None:  # not held for nothing
+                    with suppress(Exception):
+                        await cluster.leases.release([table_id])
+            if restored is None:
                 return None
-            table = GameTable.restore(stored, self.store, self.settings, self.search)
+            table = restored
             if cluster is not None and lease is not None:
                 cluster.leases.adopt(table, lease, lambda: cluster.lose(table_id))
             self.live[table_id] = table
@@ -276,6 +287,8 @@ class Tables:
                 table.fence(batch)
             await self.store.write(batch)
         except Exception:
+            if self.cluster is not None:
+                self.cluster.leases.owned.pop(table_id, None)
             log.exception("could not store a new table")
             raise ApiError(503, "storage-unavailable", "the server cannot store new tables right now "
                            "(its database refused the write); try again later", retry_after=30) from None

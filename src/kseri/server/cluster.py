@@ -102,9 +102,11 @@ class Leases:
         """Tables taken from a process that let them go (it drained on SIGTERM)."""
         self.last_renewed = time.monotonic()
 
-    async def acquire(self, table_id: str) -> Lease | None:
+    async def acquire(self, table_id: str, gone: str | None = None) -> Lease | None:
         """Take the table's lease (``None``: there is no such table); raises :class:`Elsewhere`
-        when another process holds it and has not let it expire."""
+        when another process holds it and has not let it expire, unless that process is
+        ``gone`` (it no longer listens on Redis: it died; were it alive after all, the fence
+        refuses its next commit)."""
         async with self.store.engine.begin() as connection:
             exists = await connection.scalar(select(db.tables.c.id).where(db.tables.c.id == table_id))
             if exists is None:
@@ -122,7 +124,7 @@ class Leases:
                     raise Elsewhere(None)  # another process inserted it a moment ago
                 lease = Lease(table_id, fence)
             else:
-                if row.owner is not None and row.owner != self.me and not row.expired:
+                if row.owner is not None and row.owner not in (self.me, gone) and not row.expired:
                     raise Elsewhere(row.owner)
                 fence = row.fence + 1
                 await connection.execute(update(leases).where(leases.c.table_id == table_id).values(

@@ -231,11 +231,17 @@ class Relay:
 
     async def owner_elsewhere(self, table_id: str) -> str | None:
         """The process to relay a connection to this table to (``None``: serve it here, or it
-        does not exist). Takes the table's lease when nobody holds it."""
+        does not exist). Takes the table's lease when nobody holds it, or when its holder no
+        longer listens on Redis (it died: no need to wait for its lease to expire)."""
         try:
             await self.tables().get(table_id)
         except Elsewhere as moved:
-            return moved.owner or ""
+            if not moved.owner or await self.bus.alive(moved.owner):
+                return moved.owner or ""
+            try:
+                await self.tables().get(table_id, gone=moved.owner)
+            except Elsewhere as again:
+                return again.owner or ""
         return None
 
     async def serve_socket(self, websocket: WebSocket, table_id: str, owner: str, user: str | None) -> None:
@@ -285,8 +291,9 @@ class Relay:
         """Close relayed clients whose table's owner changed, let go or hung past its lease;
         forget remote connections whose relaying process is gone."""
         owners = await self.cluster.leases.owners(sorted({link.table_id for link in self.links.values()}))
+        alive = {owner: await self.bus.alive(owner) for owner in {link.owner for link in self.links.values()}}
         for link in list(self.links.values()):
-            if owners.get(link.table_id) != link.owner:
+            if owners.get(link.table_id) != link.owner or not alive[link.owner]:
                 link.connection.drop(RECONNECT, RESTART)
         for relay in {remote.relay for remote in self.remotes.values()}:
             if not await self.bus.alive(relay):
@@ -465,7 +472,10 @@ class Relay:
             if text is not None:
                 entries.extend(json.loads(text))
         entries.sort(key=lambda entry: entry["key"])
-        return [entry["table"] for entry in entries]
+        shown: dict[str, dict[str, Any]] = {}  # a table moving is listed by two processes a moment
+        for entry in entries:
+            shown.setdefault(entry["table"]["id"], entry["table"])
+        return list(shown.values())
 
 
 class ForwardTables:
