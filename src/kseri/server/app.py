@@ -24,7 +24,7 @@ from kseri.agents import AGENTS
 from kseri.records import record_problems
 from kseri.rules import PRESET_SOURCES, PRESETS, Rules, RulesError
 from kseri.server import db, players
-from kseri.server.cluster import RESTART, Cluster, Elsewhere, Leases
+from kseri.server.cluster import RECONNECT, RESTART, Cluster, Elsewhere, Leases
 from kseri.server.learn import router as learn_router
 from kseri.server.limits import (
     BodyLimit,
@@ -573,12 +573,16 @@ def create_app(settings: ServerSettings) -> FastAPI:
 
     async def _serve_socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
+        try:
+            table = await tables().get(table_id)
+        except Elsewhere:  # in a cluster, it moved to another process a moment ago
+            await websocket.close(RESTART, RECONNECT)
+            return
         connection = Connection(websocket, settings, await app.state.players.websocket_user(websocket))
         handler = asyncio.current_task()
         assert handler is not None
         connection.on_drop = handler.cancel
         sender = asyncio.create_task(connection.send_forever())
-        table = await tables().get(table_id)
         try:
             if table is None:
                 missing = ProtocolError("no-such-table", f"there is no table {table_id!r:.60}")
