@@ -122,10 +122,12 @@ class Cluster:
 class Player:
     """A seat's client that reconnects (to the next live process, with ``since``) whenever its
     connection closes, as the web client does; keeps every message it received across
-    connections for the audit."""
+    connections for the audit. ``via``: always connect through this address instead (a load
+    balancer's: anything with ``ws(table_id)`` as :class:`Server` has)."""
 
-    def __init__(self, cluster: Cluster, table_id: str, token: str | None, first: int) -> None:
-        self.cluster, self.table_id, self.token = cluster, table_id, token
+    def __init__(self, cluster: Cluster, table_id: str, token: str | None, first: int,
+                 via: Server | None = None) -> None:
+        self.cluster, self.table_id, self.token, self.via = cluster, table_id, token, via
         self.index = first
         self.client: Client | None = None
         self.closes: list[tuple[int, str]] = []
@@ -139,7 +141,7 @@ class Player:
         deadline = time.monotonic() + 30
         while True:
             servers = self.live_servers()
-            server = servers[self.index % len(servers)]
+            server = self.via or servers[self.index % len(servers)]
             try:
                 fresh = await Client.connect(server, self.table_id, self.token, since=since)
             except (OSError, websockets.ConnectionClosed, AssertionError, TimeoutError):

@@ -186,3 +186,12 @@ def test_a_cluster_needs_postgresql(tmp_path: object) -> None:
                            "--redis", "redis://127.0.0.1:1/0"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert "needs a PostgreSQL database" in done.stderr
+
+
+def test_a_single_process_server_and_a_cluster_never_share_a_database(
+        start_cluster: Callable[..., Cluster]) -> None:
+    cluster = start_cluster(1)
+    alone = [sys.executable, "-m", "kseri", "serve", "--port", "0", "--db", cluster.database_url]
+    done = subprocess.run(alone, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert "another kseri serve is using the database" in done.stderr
