@@ -362,7 +362,7 @@ def create_app(settings: ServerSettings) -> FastAPI:
             await tables.restore()
         else:  # docs/server.md, Cluster: tables are taken as they are asked for, or orphaned
             cluster = tables.cluster = Cluster(Leases(store, settings.lease), tables.live, tables.get)
-            relay = Relay(cluster, settings, _answer, tables_now, app)
+            relay = Relay(cluster, settings, _answer, tables_now, app=app, players=app.state.players)
             await relay.start()
             cluster.start()
             app.state.cluster, app.state.relay = cluster, relay

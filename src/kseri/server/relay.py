@@ -53,6 +53,10 @@ _DELETE_IF_MINE = ("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.c
                    "else return 0 end")
 
 
+EVERYONE = "kseri:all"
+"""The channel every process of the cluster listens on (changes to accounts)."""
+
+
 def channel(process: str) -> str:
     """A process's Redis channel."""
     return f"kseri:proc:{process}"
@@ -71,7 +75,7 @@ class Bus:
     async def start(self) -> None:
         """Subscribe and start publishing."""
         pubsub = self.redis.pubsub()
-        await pubsub.subscribe(channel(self.me))
+        await pubsub.subscribe(channel(self.me), EVERYONE)
         self._tasks = [asyncio.create_task(self._read(pubsub)), asyncio.create_task(self._write())]
 
     async def stop(self) -> None:
@@ -83,11 +87,12 @@ class Bus:
                 await task
         await self.redis.aclose()
 
-    def post(self, process: str, envelope: dict[str, Any], payload: str = "") -> asyncio.Future[int]:
-        """Publish to ``process``; the future gives how many heard it (0: it is gone)."""
+    def post(self, process: str | None, envelope: dict[str, Any], payload: str = "") -> asyncio.Future[int]:
+        """Publish to ``process`` (``None``: to every process); the future gives how many
+        heard it (0: it is gone)."""
         heard: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-        self._out.put_nowait((channel(process), json.dumps(envelope, separators=(",", ":")) + "\n" + payload,
-                              heard))
+        self._out.put_nowait((EVERYONE if process is None else channel(process),
+                              json.dumps(envelope, separators=(",", ":")) + "\n" + payload, heard))
         return heard
 
     async def alive(self, process: str) -> bool:
@@ -192,6 +197,9 @@ class Relay:
     answer: Answer
     tables: Callable[[], Any]
     """The process's :class:`~kseri.server.app.Tables` (its ``get``, ``live`` and ``listed``)."""
+    players: Any = None
+    """The process's :class:`~kseri.server.players.Players` (it tells the others of changes to
+    accounts, and hears of theirs)."""
     app: ASGIApp | None = None
     links: dict[str, Link] = field(default_factory=dict)
     remotes: dict[str, RemoteConnection] = field(default_factory=dict)
@@ -206,6 +214,8 @@ class Relay:
     async def start(self) -> None:
         """Subscribe, and check links and remote connections at each lease renewal."""
         await self.bus.start()
+        if self.players is not None:
+            self.players.tell_peers = lambda change: self.bus.post(None, {**change, "from": self.cluster.me})
         self.cluster.on_tick.extend([self._check, self._renew_pairing])
         self._spawn(self._publish_lobby())
 
@@ -326,6 +336,10 @@ class Relay:
             self._open(envelope)
         elif op == "http":
             self._spawn(self._serve_http(envelope, payload))
+        elif op == "seats-claimed" and envelope["from"] != self.cluster.me:
+            self.players.seats_claimed(envelope["user"], [tuple(seat) for seat in envelope["seats"]])
+        elif op == "user-deleted" and envelope["from"] != self.cluster.me:
+            self.players.user_deleted(envelope["user"])
         elif op == "reply":
             reply = self.replies.pop(envelope["id"], None)
             if reply is not None and not reply.done():

@@ -1,4 +1,5 @@
-"""Quick-game seeks in a cluster: one process holds them, every process shows and takes them."""
+"""The players' layer in a cluster: one process holds the quick-game seeks, every process shows
+and takes them; a seat claimed on one process is the account's on the table's owner."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 import httpx
 from clusterkit import Cluster
 from playerkit import Browser, Player
+from serverkit import bot, human
 
 
 def test_seeks_on_different_processes_are_paired_and_the_match_is_rated(
@@ -41,4 +43,24 @@ def test_seeks_on_different_processes_are_paired_and_the_match_is_rated(
     deadline = time.monotonic() + 15
     while not httpx.get(f"{cluster.servers[1].http}/api/players/Nikos").json()["ratings"]:
         assert time.monotonic() < deadline, "the rated match was not rated"
+        time.sleep(0.2)
+
+
+def test_a_seat_claimed_on_one_process_is_the_accounts_on_the_owner(
+        start_cluster: Callable[..., Cluster]) -> None:
+    cluster = start_cluster(2)
+    created = cluster.servers[0].create([human("Guest"), bot()])
+    table_id = created["table"]["id"]
+    eleni = Browser(cluster.servers[1])
+    claimed = eleni.sign_up("Eleni", seats=[{"table": table_id, "token": created["token"]}])["claimed"]
+    assert claimed == [{"table": table_id, "seat": 0}]
+
+    async def seat_by_cookie() -> int | None:
+        player = await Player.connect(eleni, table_id)  # no token: the account's seat
+        await player.close()
+        return player.seat
+
+    deadline = time.monotonic() + 10
+    while asyncio.run(seat_by_cookie()) != 0:
+        assert time.monotonic() < deadline, "the owner never heard of the claim"
         time.sleep(0.2)
