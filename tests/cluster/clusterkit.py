@@ -119,6 +119,17 @@ class Cluster:
         return [(r["seq"], r["seat"], r["card"]) for r in rows]
 
 
+class Seat(Client):
+    """A seat's client that takes in stride a ``not-playing`` refusal: after a reconnection it
+    acts on each missed state in turn, and a ``ready`` for a deal already made is refused."""
+
+    async def receive(self, timeout: float = 20) -> Json:
+        while True:
+            message = await super().receive(timeout)
+            if message["type"] != "error" or message["code"] != "not-playing":
+                return message
+
+
 class Player:
     """A seat's client that reconnects (to the next live process, with ``since``) whenever its
     connection closes, as the web client does; keeps every message it received across
@@ -143,7 +154,7 @@ class Player:
             servers = self.live_servers()
             server = self.via or servers[self.index % len(servers)]
             try:
-                fresh = await Client.connect(server, self.table_id, self.token, since=since)
+                fresh = await Seat.connect(server, self.table_id, self.token, since=since)
             except (OSError, websockets.ConnectionClosed, AssertionError, TimeoutError):
                 if time.monotonic() > deadline:
                     raise

@@ -25,6 +25,8 @@ from dataclasses import dataclass
 
 from sqlalchemy import BigInteger, Column, Float, String, Table, delete, func, or_, select, update
 from sqlalchemy.dialects.postgresql import insert
+from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy.sql.elements import ColumnElement
 
 from kseri.server import db
 from kseri.server.room import GameTable
@@ -161,9 +163,9 @@ class Leases:
             number = held.fence if held is lease else -1
             if table.state.turn_seq != lease.turn_seq:
                 lease.turn_seq, lease.turn_started = table.state.turn_seq, time.time()
-            batch.checks.append(update(leases).where(
+            batch.checks.append((table.id, update(leases).where(
                 leases.c.table_id == table.id, leases.c.owner == self.me, leases.c.fence == number,
-            ).values(turn_started=lease.turn_started))
+            ).values(turn_started=lease.turn_started)))
 
         table.fence = fence
         table.on_lost = lost
@@ -179,10 +181,10 @@ class Leases:
             held = {}
             if self.owned:
                 async with self.store.engine.begin() as connection:
-                    mine = update(leases).where(leases.c.owner == self.me,
-                                                leases.c.table_id.in_(list(self.owned)))
-                    rows = await connection.execute(mine.values(expires_at=NOW + self.seconds)
-                                                    .returning(leases.c.table_id, leases.c.fence))
+                    mine = (leases.c.owner == self.me) & leases.c.table_id.in_(list(self.owned))
+                    await _lock_in_order(connection, mine)
+                    rows = await connection.execute(update(leases).where(mine).values(
+                        expires_at=NOW + self.seconds).returning(leases.c.table_id, leases.c.fence))
                     held = {row.table_id: row.fence for row in rows}
         except Exception:
             log.exception("could not renew the leases")
@@ -197,8 +199,9 @@ class Leases:
         if not table_ids:
             return
         async with self.store.engine.begin() as connection:
-            await connection.execute(update(leases).where(
-                leases.c.owner == self.me, leases.c.table_id.in_(table_ids)).values(owner=None))
+            mine = (leases.c.owner == self.me) & leases.c.table_id.in_(table_ids)
+            await _lock_in_order(connection, mine)
+            await connection.execute(update(leases).where(mine).values(owner=None))
 
     async def forget(self, table_id: str) -> None:
         """Remove a deleted table's lease."""
@@ -224,6 +227,13 @@ class Leases:
         async with self.store.engine.connect() as connection:
             rows = await connection.execute(query)
             return {row.table_id: None if row.expired else row.owner for row in rows}
+
+
+async def _lock_in_order(connection: AsyncConnection, which: ColumnElement[bool]) -> None:
+    """Lock these leases' rows in the order commits lock them (``db.Batch.checks``, by table
+    id), so that a renewal and a commit never wait for each other in a circle."""
+    await connection.execute(select(leases.c.table_id).where(which).order_by(leases.c.table_id)
+                             .with_for_update())
 
 
 class Cluster:

@@ -107,9 +107,10 @@ class Batch:
     rows: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     updates: list[Update | Delete] = field(default_factory=list)
     """Updates (and deletions), run after the inserts."""
-    checks: list[Update] = field(default_factory=list)
-    """Updates run first that must each change a row, else nothing is written and the commit
-    raises :class:`FenceLost` (a cluster's lease fence)."""
+    checks: list[tuple[str, Update]] = field(default_factory=list)
+    """Updates run first, in the order of their keys (rows locked in one order: no deadlock),
+    that must each change a row, else nothing is written and the commit raises
+    :class:`FenceLost` (a cluster's lease fence, keyed by the table's id)."""
 
     def insert(self, table: Table, **values: Any) -> None:
         """Queue one row for ``table``."""
@@ -283,7 +284,7 @@ class Store:
         connection = self._connection
         try:
             async with connection.begin():
-                for check in batch.checks:
+                for _, check in sorted(batch.checks, key=lambda keyed: keyed[0]):
                     if (await connection.execute(check)).rowcount != 1:
                         raise FenceLost("a table's lease is no longer this process's")
                 for table in _INSERT_ORDER:

@@ -375,6 +375,8 @@ class GameTable:
         """In a cluster, adds the lease's fencing check to each batch (``server/cluster.py``)."""
         self.on_lost: Callable[[], None] | None = None
         """In a cluster, called when a commit is refused because another process took the table."""
+        self.stopped = False
+        """Stopped for good (let go): no automatic step runs again."""
 
     # -- building ------------------------------------------------------------------------------
 
@@ -845,6 +847,8 @@ class GameTable:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+        if self.stopped:
+            return
         now = time.monotonic()
         due = self._due(now)
         if due is not None:
@@ -878,15 +882,17 @@ class GameTable:
                 clock_ran_out = self.clock is not None and due >= self.turn_since + self.clock
                 await self._play(seat, card, auto_reason(self.seats[seat].kind, clock_ran_out))
         except Exception:
-            log.exception("table %s: an automatic step failed; retrying in a second", self.id)
-            self._timer = asyncio.get_running_loop().call_later(1.0, self._fire)
+            if not self.stopped:
+                log.exception("table %s: an automatic step failed; retrying in a second", self.id)
+                self._timer = asyncio.get_running_loop().call_later(1.0, self._fire)
 
     def start(self) -> None:
         """Begin the table's automatic steps (after creation or restoration)."""
         self._schedule()
 
     def stop(self) -> None:
-        """Cancel the table's timers."""
+        """Cancel the table's timers for good."""
+        self.stopped = True
         if self._timer is not None:
             self._timer.cancel()
         for task in list(self._tasks):
