@@ -243,6 +243,8 @@ class Tables:
     async def create(self, body: CreateTable, *, rematch_of: str | None = None, seat_creator: bool = True,
                      rated: bool = False) -> tuple[GameTable, int | None, str | None]:
         """A new table; the creator takes its first person's seat (if any and ``seat_creator``)."""
+        if self.cluster is not None and self.cluster.draining:
+            raise ApiError(503, "restarting", "this server process is restarting; try again", retry_after=1)
         if len(self.live) >= self.settings.limits.max_live_tables:
             raise ApiError(503, "too-many-tables", "the server holds as many tables as it can; try again "
                            "in a few minutes", retry_after=60)
@@ -377,8 +379,7 @@ def create_app(settings: ServerSettings) -> FastAPI:
             await app.state.players.stop()
             forgetting.cancel()
             if app.state.relay is not None:
-                if not app.state.cluster.draining:
-                    await app.state.cluster.drain()
+                await app.state.cluster.drain()  # again after SIGTERM: what came in meanwhile
                 await app.state.relay.stop()
                 await app.state.cluster.stop()
             tables.close()
