@@ -195,3 +195,26 @@ def test_a_single_process_server_and_a_cluster_never_share_a_database(
     done = subprocess.run(alone, capture_output=True, text=True, timeout=60)
     assert done.returncode == 1
     assert "another kseri serve is using the database" in done.stderr
+
+
+def test_relayed_connections_count_in_presence_and_leave(start_cluster: Callable[..., Cluster]) -> None:
+    """A seat connected through another process shows as connected; it shows as away when its
+    client leaves, and when the relaying process dies."""
+    cluster = start_cluster(3)
+    table_id, ana_token, ben_token = _table(cluster, owner=0)
+
+    def ben_connected(connected: bool) -> Callable[[dict[str, Any]], bool]:
+        return lambda table: table["seats"][1]["connected"] is connected
+
+    async def comings_and_goings() -> None:
+        ana = await Client.connect(cluster.servers[0], table_id, ana_token)
+        ben = await Client.connect(cluster.servers[1], table_id, ben_token)  # relayed to the owner
+        await ana.presence_until(ben_connected(True))
+        await ben.close()
+        await ana.presence_until(ben_connected(False))
+        await Client.connect(cluster.servers[2], table_id, ben_token)  # relayed again
+        await ana.presence_until(ben_connected(True))
+        cluster.servers[2].kill()
+        await ana.presence_until(ben_connected(False))
+
+    asyncio.run(comings_and_goings())
