@@ -218,6 +218,20 @@ class Leases:
         async with self.store.engine.connect() as connection:
             return [row[0] for row in await connection.execute(query)]
 
+    async def holders(self) -> list[str]:
+        """The other processes holding leases that have not expired."""
+        query = select(leases.c.owner).distinct().where(
+            leases.c.owner.is_not(None), leases.c.owner != self.me, leases.c.expires_at >= NOW)
+        async with self.store.engine.connect() as connection:
+            return [row[0] for row in await connection.execute(query)]
+
+    async def held_by(self, owner: str, limit: int = 16) -> list[str]:
+        """Some unfinished tables whose lease ``owner`` holds."""
+        query = (select(leases.c.table_id).join(db.tables, db.tables.c.id == leases.c.table_id)
+                 .where(leases.c.owner == owner, db.tables.c.finished.is_(False)).limit(limit))
+        async with self.store.engine.connect() as connection:
+            return [row[0] for row in await connection.execute(query)]
+
     async def owners(self, table_ids: list[str]) -> dict[str, str | None]:
         """Who holds each of these tables now (``None``: nobody, or a lease expired)."""
         if not table_ids:

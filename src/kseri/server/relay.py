@@ -309,6 +309,13 @@ class Relay:
             if not await self.bus.alive(relay):
                 for remote in [r for r in self.remotes.values() if r.relay == relay]:
                     remote.gone()
+        if self.cluster.draining:
+            return
+        for owner in await self.cluster.leases.holders():  # tables of a process that died: now
+            if not await self.bus.alive(owner):
+                for table_id in await self.cluster.leases.held_by(owner):
+                    with suppress(Elsewhere):
+                        await self.tables().get(table_id, gone=owner)
 
     # -- the owning side ---------------------------------------------------------------------
 
