@@ -234,7 +234,7 @@ class Tables:
                 return None
             table = restored
             if cluster is not None and lease is not None:
-                cluster.leases.adopt(table, lease, lambda: cluster.lose(table_id))
+                cluster.leases.adopt(table, lease, lambda: cluster.lose(table))
             self.live[table_id] = table
             self.attach(table)
             table.start()
@@ -283,8 +283,8 @@ class Tables:
         try:
             if self.cluster is not None:
                 cluster = self.cluster
-                cluster.leases.adopt(table, await cluster.leases.create(table_id),
-                                     lambda: cluster.lose(table_id))
+                lease = await cluster.leases.create(table_id)
+                cluster.leases.adopt(table, lease, lambda: cluster.lose(table))
                 assert table.fence is not None
                 table.fence(batch)
             await self.store.write(batch)

@@ -286,17 +286,17 @@ class Cluster:
             with suppress(asyncio.CancelledError):
                 await self._task
 
-    def lose(self, table_id: str, reason: str = RECONNECT) -> None:
-        """Forget a table this process may no longer serve: stop it, drop it from memory, close
-        its connections (local and relayed) asking them to reconnect."""
-        self.leases.owned.pop(table_id, None)
-        table = self.live.pop(table_id, None)
-        if table is None:
-            return
+    def lose(self, table: GameTable, reason: str = RECONNECT) -> None:
+        """Forget a table this process may no longer serve: stop it, drop it from memory (unless
+        a newer copy of it is there), close its connections (local and relayed) asking them to
+        reconnect."""
+        if self.live.get(table.id) is table:
+            del self.live[table.id]
+            self.leases.owned.pop(table.id, None)
         table.stop()
         for connection in list(table.connections):
             connection.drop(reason, RESTART)
-        log.warning("let go of table %s: %s", table_id, reason)
+        log.warning("let go of table %s: %s", table.id, reason)
 
     async def drain(self) -> None:
         """Hand every table over at once (SIGTERM): stop them, release their leases, close
@@ -304,15 +304,14 @@ class Cluster:
         self.draining = True
         owned = list(self.leases.owned)
         tables = [self.live.pop(table_id) for table_id in owned if table_id in self.live]
-        for table in tables:
+        for table in tables:  # first: a commit refused by the release below answers nobody
             table.stop()
+            for connection in list(table.connections):
+                connection.drop("the server process is restarting; reconnect", RESTART)
         try:
             await self.leases.release(owned)
         except Exception:
             log.exception("could not release the leases; they expire in %g s", self.leases.seconds)
-        for table in tables:
-            for connection in list(table.connections):
-                connection.drop("the server process is restarting; reconnect", RESTART)
 
     async def _forever(self) -> None:
         sweep = 0
@@ -321,7 +320,10 @@ class Cluster:
             if self.draining:
                 continue
             for table_id in await self.leases.renew():
-                self.lose(table_id, "this process lost the table's lease (its fence moved on); reconnect")
+                self.leases.owned.pop(table_id, None)
+                table = self.live.get(table_id)
+                if table is not None:
+                    self.lose(table, "this process lost the table's lease (its fence moved on); reconnect")
             for hook in self.on_tick:
                 try:
                     await hook()
