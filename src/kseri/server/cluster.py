@@ -299,8 +299,8 @@ class Cluster:
         log.warning("let go of table %s: %s", table.id, reason)
 
     async def drain(self) -> None:
-        """Hand every table over at once (SIGTERM): stop them, release their leases, close
-        their connections with the reconnect hint."""
+        """Hand every table over at once (SIGTERM): stop them, close their connections with
+        the reconnect hint, release their leases."""
         self.draining = True
         owned = list(self.leases.owned)
         tables = [self.live.pop(table_id) for table_id in owned if table_id in self.live]
