@@ -86,6 +86,8 @@ class Players:
         self.accounts = Accounts(store, settings.limits.signups_per_hour, settings.limits.failed_signins)
         self.pairing = Pairing(self._seat_group, settings.bot_offer)
         self._workers: ProcessPoolExecutor | None = None
+        self.tell_peers: Callable[[dict[str, Any]], None] = lambda change: None
+        """In a cluster, tells the other processes of a change to accounts (``server/relay.py``)."""
         self._analysing: dict[str, asyncio.Future[dict[str, Any]]] = {}
 
     def start(self) -> None:
@@ -112,20 +114,32 @@ class Players:
     async def claim(self, user: User, grants: list[tuple[str, str]]) -> list[dict[str, Any]]:
         """Make the seats these tokens hold the account's, in the database and live."""
         claimed = await self.accounts.claim(user, grants)
-        for entry in claimed:
-            table = self.live.get(entry["table"])
-            if table is not None:
-                table.seats[entry["seat"]].user = user.id
+        seats = [(entry["table"], entry["seat"]) for entry in claimed]
+        self.seats_claimed(user.id, seats)
+        self.tell_peers({"op": "seats-claimed", "user": user.id, "seats": seats})
         return claimed
+
+    def seats_claimed(self, user_id: str, seats: list[tuple[str, int]]) -> None:
+        """Bind these seats of the live tables here to the account."""
+        for table_id, seat in seats:
+            table = self.live.get(table_id)
+            if table is not None:
+                table.seats[seat].user = user_id
 
     async def delete(self, user: User, password: str) -> None:
         """Delete an account: its ratings and sessions go, its seats show a deleted player."""
         await self.accounts.delete(user, password, forget=[rating_history, ratings])
+        self.user_deleted(user.id)
+        self.tell_peers({"op": "user-deleted", "user": user.id})
+
+    def user_deleted(self, user_id: str) -> None:
+        """Show a deleted account's seats at the live tables here as a deleted player's; drop
+        its seeks."""
         for table in self.live.values():
             for seat in table.seats:
-                if seat.user == user.id:
+                if seat.user == user_id:
                     seat.user, seat.name = None, DELETED_NAME
-        for seek in [s for s in self.pairing.seeks.values() if s.user == user.id]:
+        for seek in [s for s in self.pairing.seeks.values() if s.user == user_id]:
             self.pairing.cancel(seek)
 
     async def _seat_group(self, family: str, clock: int, seeks: list[Seek]) -> None:
