@@ -33,6 +33,8 @@ from kseri.server.limits import (
     client_address,
     origin_allowed,
 )
+from kseri.server.metrics import Health, Metrics, database_check
+from kseri.server.metrics import install as install_metrics
 from kseri.server.protocol import Hello, Play, ProtocolError, Ready, parse_client_message
 from kseri.server.resign import ResignRefused, resign
 from kseri.server.room import Connection, GameTable, SeatState, hash_token, rematch_token
@@ -316,6 +318,9 @@ def create_app(settings: ServerSettings) -> FastAPI:
             body = CreateTable(rules=family, clock=clock, casual=False, public=False)
             return (await tables.create(body, seat_creator=False, rated=True))[0]
 
+        store.on_commit = metrics.observe_commit
+        metrics.live_tables.set_function(lambda: len(tables.live))
+        health.checks.append(database_check(store))
         app.state.players = players.Players(store, tables.live, settings, open_rated, tables.search)
         tables.attach = app.state.players.attach
         await tables.restore()
@@ -335,11 +340,13 @@ def create_app(settings: ServerSettings) -> FastAPI:
                   description="The kseri game server: tables, seats, the lobby and game records. "
                   "Play happens on the WebSocket /ws/tables/{id} (docs/protocol.md).")
 
+    metrics, health = app.state.metrics, app.state.health = Metrics(), Health()  # server/metrics.py
     limits = settings.limits
     table_allowance = KeyedBuckets(limits.tables_per_minute / 60, limits.tables_burst)
     connection_allowance = KeyedBuckets(limits.connections_per_address / 60, limits.connections_per_address)
     sockets = Counter(limits.connections_per_address)
     players.install(app)
+    install_metrics(app, metrics, health)
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, error: ApiError) -> JSONResponse:
@@ -495,7 +502,8 @@ def create_app(settings: ServerSettings) -> FastAPI:
                                   f"{limits.connections_per_address} at once)")
             return
         try:
-            await _serve_socket(websocket, table_id)
+            with metrics.connections.track_inprogress():
+                await _serve_socket(websocket, table_id)
         finally:
             sockets.release(address)
 
