@@ -31,16 +31,24 @@ def serve_command(
         "own origin always may.")] = None,
     bot_offer: float = typer.Option(
         20.0, help="Seconds a quick-game seek waits for an opponent before a bot is offered."),
+    redis: str = typer.Option(
+        None, "--redis", help="Run as one process of a cluster: the Redis its processes share, e.g. "
+        "redis://127.0.0.1:6379/0 (default: $KSERI_REDIS_URL; none: a single process). Needs a "
+        "PostgreSQL --db (docs/server.md, Cluster)."),
+    lease: float = typer.Option(
+        4.0, help="In a cluster: seconds a process holds a table without renewing its lease."),
     log_level: str = typer.Option("warning", help="uvicorn's log level."),
 ) -> None:
     """Start the game server (HTTP, WebSocket and the web page) and print the address to open."""
     import asyncio
+    import os
 
     import uvicorn
 
     from kseri.server import ServerSettings, create_app, default_database_url
     from kseri.server.db import DatabaseUnavailable, Store
     from kseri.server.limits import Limits
+    from kseri.server.settings import REDIS_ENV
 
     try:
         bounds = Limits.from_spec(limits)
@@ -49,7 +57,12 @@ def serve_command(
     settings = ServerSettings(database_url=db or default_database_url(), bot_delay=bot_delay,
                               grace=grace, ready_timeout=ready_timeout,
                               limits=bounds,
-                              allowed_origins=tuple(allow_origin or ()), bot_offer=bot_offer)
+                              allowed_origins=tuple(allow_origin or ()), bot_offer=bot_offer,
+                              redis_url=redis or os.environ.get(REDIS_ENV) or None, lease=lease)
+    problem = settings.cluster_problem()
+    if problem:
+        typer.echo(f"kseri serve: {problem}", err=True)
+        raise typer.Exit(2)
 
     problem = _cannot_listen(host, port)
     if problem:
@@ -57,7 +70,11 @@ def serve_command(
         raise typer.Exit(2)
 
     async def check_database() -> None:
-        await (await Store.open(settings.database_url)).close()
+        await (await Store.open(settings.database_url, shared=settings.redis_url is not None)).close()
+        if settings.redis_url is not None:
+            from kseri.server.cluster import check_redis
+
+            await check_redis(settings.redis_url)
 
     try:
         asyncio.run(check_database())
@@ -65,7 +82,9 @@ def serve_command(
         typer.echo(f"kseri serve: {error}", err=True)
         raise typer.Exit(1) from None
     shown_host = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-    typer.echo(f"kseri server: open http://{shown_host}:{port}/  (database: {_safe(settings.database_url)})")
+    shown_cluster = "" if settings.redis_url is None else f", cluster through {_safe(settings.redis_url)}"
+    typer.echo(f"kseri server: open http://{shown_host}:{port}/  (database: {_safe(settings.database_url)}"
+               f"{shown_cluster})")
     # the modules loaded by now live as long as the process: out of the cycle collector's
     # sight, its full passes take well under a millisecond instead of about 100 ms (docs/server.md)
     gc.collect()

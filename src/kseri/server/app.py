@@ -24,6 +24,7 @@ from kseri.agents import AGENTS
 from kseri.records import record_problems
 from kseri.rules import PRESET_SOURCES, PRESETS, Rules, RulesError
 from kseri.server import db, players
+from kseri.server.cluster import RECONNECT, RESTART, Cluster, Elsewhere, Leases
 from kseri.server.learn import router as learn_router
 from kseri.server.limits import (
     BodyLimit,
@@ -33,9 +34,10 @@ from kseri.server.limits import (
     client_address,
     origin_allowed,
 )
-from kseri.server.metrics import Health, Metrics, database_check
+from kseri.server.metrics import Health, Metrics, cluster_check, database_check
 from kseri.server.metrics import install as install_metrics
 from kseri.server.protocol import Hello, Play, ProtocolError, Ready, parse_client_message
+from kseri.server.relay import ForwardTables, Relay
 from kseri.server.resign import ResignRefused, resign
 from kseri.server.room import Connection, GameTable, SeatState, hash_token, rematch_token
 from kseri.server.settings import ServerSettings
@@ -194,24 +196,47 @@ class Tables:
         self._loading = asyncio.Lock()
         self.attach: Callable[[GameTable], None] = lambda table: None
         """Hooks each table as it opens (the players' layer rates rated matches)."""
+        self.cluster: Cluster | None = None
+        """In a cluster, the leases: a table is loaded only by the process holding its lease."""
 
     async def restore(self) -> None:
         """Bring back every unfinished table from the database."""
         for table_id in await self.store.unfinished():
             await self.get(table_id)
 
-    async def get(self, table_id: str) -> GameTable | None:
-        """The table with this id, or ``None``."""
+    async def get(self, table_id: str, gone: str | None = None) -> GameTable | None:
+        """The table with this id, or ``None``; in a cluster, raises
+        :class:`~kseri.server.cluster.Elsewhere` when another process holds it (and is not
+        ``gone``: see :meth:`~kseri.server.cluster.Leases.acquire`)."""
         table = self.live.get(table_id)
         if table is not None or len(table_id) > 40:
             return table
         async with self._loading:
             if table_id in self.live:
                 return self.live[table_id]
-            stored = await self.store.load(table_id)
-            if stored is None:
+            cluster, lease = self.cluster, None
+            if cluster is not None:
+                if cluster.draining:
+                    raise Elsewhere(None)
+                lease = await cluster.leases.acquire(table_id, gone)
+                if lease is None:
+                    return None
+            try:
+                stored = await self.store.load(table_id)
+                restored = None if stored is None else GameTable.restore(stored, self.store, self.settings,
+                                                                         self.search)
+            except Exception:
+                restored = None
+                raise
+            finally:
+                if cluster is not None and restored is None:  # not held for nothing
+                    with suppress(Exception):
+                        await cluster.leases.release([table_id])
+            if restored is None:
                 return None
-            table = GameTable.restore(stored, self.store, self.settings, self.search)
+            table = restored
+            if cluster is not None and lease is not None:
+                cluster.leases.adopt(table, lease, lambda: cluster.lose(table_id))
             self.live[table_id] = table
             self.attach(table)
             table.start()
@@ -256,8 +281,16 @@ class Tables:
                                      clock=body.clock, store=self.store, settings=self.settings,
                                      search=self.search, rematch_of=rematch_of, rated=rated)
         try:
+            if self.cluster is not None:
+                cluster = self.cluster
+                cluster.leases.adopt(table, await cluster.leases.create(table_id),
+                                     lambda: cluster.lose(table_id))
+                assert table.fence is not None
+                table.fence(batch)
             await self.store.write(batch)
         except Exception:
+            if self.cluster is not None:
+                self.cluster.leases.owned.pop(table_id, None)
             log.exception("could not store a new table")
             raise ApiError(503, "storage-unavailable", "the server cannot store new tables right now "
                            "(its database refused the write); try again later", retry_after=30) from None
@@ -281,6 +314,9 @@ class Tables:
             if table.idle(now, after):
                 table.stop()
                 del self.live[table_id]
+                if self.cluster is not None:
+                    with suppress(Exception):
+                        await self.cluster.leases.release([table_id])
             elif table.unjoined(time.time(), self.settings.limits.waiting_expiry):
                 try:
                     await self.store.delete_table(table_id)
@@ -289,6 +325,9 @@ class Tables:
                     continue
                 table.stop()
                 del self.live[table_id]
+                if self.cluster is not None:
+                    with suppress(Exception):
+                        await self.cluster.leases.forget(table_id)
 
     def listed(self) -> list[GameTable]:
         """The lobby's tables: public ones with a free seat (never a rematch's reserved seats)
@@ -311,7 +350,7 @@ def create_app(settings: ServerSettings) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        store = await db.Store.open(settings.database_url)
+        store = await db.Store.open(settings.database_url, shared=settings.redis_url is not None)
         tables = Tables(store, settings, SearchPool(settings.search_workers, settings.limits.search_queue))
 
         async def open_rated(family: str, clock: int) -> GameTable:
@@ -323,8 +362,19 @@ def create_app(settings: ServerSettings) -> FastAPI:
         health.checks.append(database_check(store))
         app.state.players = players.Players(store, tables.live, settings, open_rated, tables.search)
         tables.attach = app.state.players.attach
-        await tables.restore()
         state["tables"] = tables
+        if settings.redis_url is None:
+            await tables.restore()
+        else:  # docs/server.md, Cluster: tables are taken as they are asked for, or orphaned
+            cluster = tables.cluster = Cluster(Leases(store, settings.lease), tables.live, tables.get)
+            relay = Relay(cluster, settings, _answer, tables_now, app)
+            await relay.start()
+            cluster.start()
+            app.state.cluster, app.state.relay = cluster, relay
+            metrics.count_takeovers(lambda: cluster.takeovers)
+            health.checks.append(cluster_check(lambda: cluster.draining, relay.bus.redis))
+            drain_on_sigterm(cluster, relay)
+            log.warning("kseri cluster: this is process %s", cluster.me)
         sweep_every = min(60.0, settings.limits.waiting_expiry / 2)
         forgetting = asyncio.create_task(tables.forget_idle(every=sweep_every))
         app.state.players.start()
@@ -333,12 +383,19 @@ def create_app(settings: ServerSettings) -> FastAPI:
         finally:
             await app.state.players.stop()
             forgetting.cancel()
+            if app.state.relay is not None:
+                if not app.state.cluster.draining:
+                    await app.state.cluster.drain()
+                await app.state.relay.stop()
+                await app.state.cluster.stop()
             tables.close()
             await store.close()
 
     app = FastAPI(title="kseri", version="1", lifespan=lifespan,
                   description="The kseri game server: tables, seats, the lobby and game records. "
                   "Play happens on the WebSocket /ws/tables/{id} (docs/protocol.md).")
+    app.state.cluster = app.state.relay = None
+    """In a cluster (``--redis``): this process's leases and its relay (``server/cluster.py``)."""
 
     metrics, health = app.state.metrics, app.state.health = Metrics(), Health()  # server/metrics.py
     limits = settings.limits
@@ -355,6 +412,12 @@ def create_app(settings: ServerSettings) -> FastAPI:
             detail["field"] = error.field
         headers = {} if error.retry_after is None else {"Retry-After": str(max(1, round(error.retry_after)))}
         return JSONResponse({"error": detail}, status_code=error.status, headers=headers)
+
+    @app.exception_handler(Elsewhere)
+    async def _moving(_request: Request, _error: Elsewhere) -> JSONResponse:
+        return JSONResponse({"error": {"code": "table-moving", "message": "the table is moving to another "
+                                       "server process; try again in a moment"}},
+                            status_code=503, headers={"Retry-After": "1"})
 
     @app.exception_handler(ProtocolError)
     async def _table_error(_request: Request, error: ProtocolError) -> JSONResponse:
@@ -383,6 +446,8 @@ def create_app(settings: ServerSettings) -> FastAPI:
     def tables() -> Tables:
         return state["tables"]
 
+    tables_now = tables
+
     async def table_or_404(table_id: str) -> GameTable:
         table = await tables().get(table_id)
         if table is None:
@@ -405,6 +470,9 @@ def create_app(settings: ServerSettings) -> FastAPI:
         """Public tables with a free seat first, then those being played (to watch), newest
         first, a page of ``limit`` at a time (at most the server's page size, 50 by default)."""
         limit = min(limit, limits.lobby_page)
+        if app.state.relay is not None:  # every process's tables
+            shown = await app.state.relay.lobby()
+            return {"tables": shown[offset:offset + limit], "total": len(shown), "offset": offset}
         listed = tables().listed()
         listed.sort(key=lambda t: (t.state.status != "waiting", -t.created, t.id))
         page = [t.table_json() for t in listed[offset:offset + limit]]
@@ -503,18 +571,28 @@ def create_app(settings: ServerSettings) -> FastAPI:
             return
         try:
             with metrics.connections.track_inprogress():
-                await _serve_socket(websocket, table_id)
+                relay: Relay | None = app.state.relay
+                owner = None if relay is None else await relay.owner_elsewhere(table_id)
+                if relay is not None and owner is not None:
+                    user = await app.state.players.websocket_user(websocket)
+                    await relay.serve_socket(websocket, table_id, owner, user)
+                else:
+                    await _serve_socket(websocket, table_id)
         finally:
             sockets.release(address)
 
     async def _serve_socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
+        try:
+            table = await tables().get(table_id)
+        except Elsewhere:  # in a cluster, it moved to another process a moment ago
+            await websocket.close(RESTART, RECONNECT)
+            return
         connection = Connection(websocket, settings, await app.state.players.websocket_user(websocket))
         handler = asyncio.current_task()
         assert handler is not None
         connection.on_drop = handler.cancel
         sender = asyncio.create_task(connection.send_forever())
-        table = await tables().get(table_id)
         try:
             if table is None:
                 missing = ProtocolError("no-such-table", f"there is no table {table_id!r:.60}")
@@ -537,7 +615,7 @@ def create_app(settings: ServerSettings) -> FastAPI:
             if connection.dropped:  # it stopped reading or kept flooding: its seat counts as away
                 sender.cancel()
                 with suppress(Exception):
-                    await asyncio.wait_for(websocket.close(1008, connection.dropped), 1)
+                    await asyncio.wait_for(websocket.close(connection.close_code, connection.dropped), 1)
             else:
                 connection.close()
                 with suppress(Exception):
@@ -564,9 +642,36 @@ def create_app(settings: ServerSettings) -> FastAPI:
     for page in ("/account", "/p/{username}", "/leaderboard", "/leaderboard/{family}"):  # docs/players.md
         app.add_api_route(page, index, include_in_schema=False, response_model=None)
 
+    app.add_middleware(ForwardTables, relay=lambda: app.state.relay)
     app.add_middleware(BodyLimit, limit=limits.max_body)
     app.add_middleware(SecurityHeaders)
     return app
+
+
+def drain_on_sigterm(cluster: Cluster, relay: Relay) -> None:
+    """On SIGTERM, hand this process's tables over and close its connections with the
+    reconnect hint (1012) first, then let uvicorn stop as it would."""
+    import signal
+
+    loop = asyncio.get_running_loop()
+    stop_server = signal.getsignal(signal.SIGTERM)
+
+    async def drain() -> None:
+        try:
+            await cluster.drain()
+            for link in list(relay.links.values()):
+                link.connection.drop("the server process is restarting; reconnect", RESTART)
+        finally:
+            if callable(stop_server):
+                stop_server(signal.SIGTERM, None)
+
+    def on_sigterm() -> None:
+        if not cluster.draining:
+            task = asyncio.ensure_future(drain())
+            task.add_done_callback(lambda _: None)
+            log.warning("SIGTERM: handing %d tables over", len(cluster.leases.owned))
+
+    loop.add_signal_handler(signal.SIGTERM, on_sigterm)
 
 
 async def _answer(table: GameTable, connection: Connection, frame: Any, settings: ServerSettings) -> None:

@@ -50,6 +50,11 @@ ADVISORY_LOCK = 0x6B7365726901
 class DatabaseUnavailable(Exception):
     """The database cannot serve this process; the message says why, in one sentence."""
 
+
+class FenceLost(Exception):
+    """A commit refused because its table's lease (``server/cluster.py``) is no longer this
+    process's: another process took the table over, and nothing of the batch was written."""
+
 metadata = MetaData()
 
 tables = Table(
@@ -104,6 +109,9 @@ class Batch:
     rows: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     updates: list[Update | Delete] = field(default_factory=list)
     """Updates (and deletions), run after the inserts."""
+    checks: list[Update] = field(default_factory=list)
+    """Updates run first that must each change a row, else nothing is written and the commit
+    raises :class:`FenceLost` (a cluster's lease fence)."""
 
     def insert(self, table: Table, **values: Any) -> None:
         """Queue one row for ``table``."""
@@ -114,6 +122,7 @@ class Batch:
         for name, rows in other.rows.items():
             self.rows.setdefault(name, []).extend(rows)
         self.updates.extend(other.updates)
+        self.checks.extend(other.checks)
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,17 +165,21 @@ class Store:
         (``server/metrics.py``)."""
 
     @classmethod
-    async def open(cls, url: str) -> Store:
-        """Connect to ``url``, take the database for this process alone, bring its schema up
-        to date, start the writer. Raises :class:`DatabaseUnavailable` saying why it cannot."""
+    async def open(cls, url: str, *, shared: bool = False) -> Store:
+        """Connect to ``url``, take the database for this process alone (``shared``: not, a
+        cluster's processes share it, each table under a lease), bring its schema up to date,
+        start the writer. Raises :class:`DatabaseUnavailable` saying why it cannot."""
         where = make_url(url).render_as_string(hide_password=True)
         engine = create_async_engine(url, pool_pre_ping=not url.startswith("sqlite"))
         store = cls(engine)
         try:
-            await store._take(url)
+            await store._take(url, shared)
             if engine.dialect.name == "sqlite":
                 event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
             async with engine.begin() as connection:
+                if shared:  # the cluster's processes migrate one at a time
+                    await connection.execute(text("SELECT pg_advisory_xact_lock(:key)"),
+                                             {"key": ADVISORY_LOCK + 1})
                 await connection.run_sync(_upgrade)
         except DatabaseUnavailable:
             await store.close()
@@ -178,9 +191,11 @@ class Store:
         store._writer = asyncio.create_task(store._write_forever())
         return store
 
-    async def _take(self, url: str) -> None:
+    async def _take(self, url: str, shared: bool) -> None:
         """Hold the database for this process: a lock on a file beside an SQLite database, an
-        advisory lock on PostgreSQL; another ``kseri serve`` on it is refused, saying so."""
+        advisory lock on PostgreSQL; another ``kseri serve`` on it is refused, saying so.
+        ``shared``: a cluster's process shares the lock with the others of its cluster (a
+        single-process server is still refused while they run, and they while it runs)."""
         database = make_url(url).database
         busy = ("another kseri serve is using the database {}; stop it, or give this one its own "
                 "--db (one process per database)")
@@ -203,9 +218,13 @@ class Store:
             self._lock_file = handle
         elif self.engine.dialect.name == "postgresql":
             connection = await self.engine.connect()
-            held = await connection.scalar(text("SELECT pg_try_advisory_lock(:key)"), {"key": ADVISORY_LOCK})
+            take = "pg_try_advisory_lock_shared" if shared else "pg_try_advisory_lock"
+            held = await connection.scalar(text(f"SELECT {take}(:key)"), {"key": ADVISORY_LOCK})
             if not held:
                 await connection.close()
+                if shared:
+                    busy = ("a single-process kseri serve is using the database {}; stop it before "
+                            "starting a cluster on it")
                 raise DatabaseUnavailable(busy.format(make_url(url).render_as_string(hide_password=True)))
             self._lock_connection = connection
 
@@ -270,6 +289,9 @@ class Store:
         connection = self._connection
         try:
             async with connection.begin():
+                for check in batch.checks:
+                    if (await connection.execute(check)).rowcount != 1:
+                        raise FenceLost("a table's lease is no longer this process's")
                 for table in _INSERT_ORDER:
                     rows = batch.rows.get(table.name)
                     if rows:

@@ -1,8 +1,9 @@
 """What a load balancer and an operator ask of a running server: is the process alive
-(``GET /healthz``), should it get traffic (``GET /readyz``: its database answers and it is not
-draining), and how is it doing (``GET /metrics``, Prometheus' text format, through the
-maintained ``prometheus-client`` library): live tables, open connections, plays stored, the
-time of each commit, and tables taken over from another process of a cluster.
+(``GET /healthz``), should it get traffic (``GET /readyz``: its database answers; in a cluster,
+Redis answers and the process is not draining), and how is it doing (``GET /metrics``,
+Prometheus' text format, through the maintained ``prometheus-client`` library): live tables,
+open connections, plays stored, the time of each commit, and tables taken over from another
+process of a cluster.
 
 Each application has its own :class:`Metrics` registry (several servers in one test process do
 not share counters); the figures are this process's alone: Prometheus adds a cluster's up.
@@ -24,6 +25,7 @@ from prometheus_client import (
     Histogram,
     generate_latest,
 )
+from redis.asyncio import Redis
 from sqlalchemy import text
 
 from kseri.server import db
@@ -56,6 +58,8 @@ class Metrics:
                                         buckets=COMMIT_BUCKETS, registry=self.registry)
         self.takeovers = Counter("kseri_takeovers", "Tables this process took over from another process "
                                  "of its cluster (whose lease ran out).", registry=self.registry)
+        self._takeovers_total: Callable[[], int] | None = None
+        self._takeovers_seen = 0
 
     def observe_commit(self, batch: db.Batch, seconds: float) -> None:
         """Count one commit of the store (``db.Store.on_commit``): its time and its plays."""
@@ -64,23 +68,26 @@ class Metrics:
         if plays:
             self.plays.inc(plays)
 
+    def count_takeovers(self, total: Callable[[], int]) -> None:
+        """Let :attr:`takeovers` follow a count kept elsewhere (a cluster's leases)."""
+        self._takeovers_total = total
+
     def text(self) -> bytes:
         """Every metric in Prometheus' text format."""
+        if self._takeovers_total is not None:
+            total = self._takeovers_total()
+            if total > self._takeovers_seen:
+                self.takeovers.inc(total - self._takeovers_seen)
+                self._takeovers_seen = total
         return generate_latest(self.registry)
 
 
 class Health:
     """Readiness: a list of checks any part of the server may add to (the database's is
-    there from the start; a cluster adds its own)."""
+    there from the start; a cluster adds its own: Redis answers, the process is not draining)."""
 
     def __init__(self) -> None:
-        self.checks: list[ReadinessCheck] = [self._not_draining]
-        self.draining = False
-        """Set when the process starts handing its work over before it stops: the balancer
-        should send it nothing new."""
-
-    async def _not_draining(self) -> str | None:
-        return "the process is draining before it stops" if self.draining else None
+        self.checks: list[ReadinessCheck] = []
 
     async def problems(self) -> list[str]:
         """Why the process should get no traffic now (empty: it is ready); the checks run
@@ -109,6 +116,21 @@ def database_check(store: db.Store) -> ReadinessCheck:
         return None
 
     return database_reachable
+
+
+def cluster_check(draining: Callable[[], bool], redis: Redis) -> ReadinessCheck:
+    """A cluster's readiness check: the process is not draining, and Redis answers."""
+
+    async def cluster_ready() -> str | None:
+        if draining():
+            return "the process is draining: its tables are moving to the others"
+        try:
+            await redis.ping()
+        except Exception as error:
+            return f"Redis does not answer: {type(error).__name__}"
+        return None
+
+    return cluster_ready
 
 
 def install(app: FastAPI, metrics: Metrics, health: Health) -> None:

@@ -288,8 +288,10 @@ class StateText:
 class Connection:
     """One WebSocket: who it speaks for and the messages queued for it."""
 
-    def __init__(self, websocket: WebSocket, settings: ServerSettings, user: str | None = None) -> None:
+    def __init__(self, websocket: WebSocket | None, settings: ServerSettings,
+                 user: str | None = None) -> None:
         self.websocket = websocket
+        """``None`` for a connection relayed from another process (``server/relay.py``)."""
         self.user = user
         """The signed-in account behind the connection (its session cookie), if any."""
         self.seat: int | None = None
@@ -298,6 +300,8 @@ class Connection:
         self.max_queued = settings.limits.send_queue
         self.dropped: str | None = None
         """Why the server dropped it (it stopped reading, or kept flooding), if it did."""
+        self.close_code = 1008
+        """The WebSocket close code it is dropped with (1012: its table moved, reconnect)."""
         self.on_drop: Callable[[], object] | None = None
         self.throttled = 0
         """Messages refused in a row for want of allowance."""
@@ -317,11 +321,11 @@ class Connection:
             return
         self._queue.put_nowait(text)
 
-    def drop(self, reason: str) -> None:
-        """Close it (1008) for ``reason``; its seat counts as away at once (:attr:`on_drop`)."""
+    def drop(self, reason: str, code: int = 1008) -> None:
+        """Close it (``code``) for ``reason``; its seat counts as away at once (:attr:`on_drop`)."""
         if self.dropped:
             return
-        self.dropped = reason
+        self.dropped, self.close_code = reason, code
         if self.on_drop is not None:
             self.on_drop()
 
@@ -331,6 +335,7 @@ class Connection:
 
     async def send_forever(self) -> None:
         """Send queued messages in order until closed or the peer goes."""
+        assert self.websocket is not None
         while (text := await self._queue.get()) is not None:
             await self.websocket.send_text(text)
 
@@ -392,6 +397,10 @@ class GameTable:
         self._spectator_backlogs: dict[tuple[int, int], list[str]] = {}
         self._timer: asyncio.TimerHandle | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self.fence: Callable[[db.Batch], None] | None = None
+        """In a cluster, adds the lease's fencing check to each batch (``server/cluster.py``)."""
+        self.on_lost: Callable[[], None] | None = None
+        """In a cluster, called when a commit is refused because another process took the table."""
 
     # -- building ------------------------------------------------------------------------------
 
@@ -778,10 +787,16 @@ class GameTable:
         batch = batch or db.Batch()
         for event in new:
             batch.insert(db.events, **event.row(self.id))
+        if self.fence is not None:
+            self.fence(batch)
         try:
             await self.store.write(batch)
-        except Exception:
-            log.exception("could not store events at table %s", self.id)
+        except Exception as error:
+            if isinstance(error, db.FenceLost) and self.on_lost is not None:
+                log.warning("table %s: the lease's fence refused a commit; another process owns it", self.id)
+                self.on_lost()
+            else:
+                log.exception("could not store events at table %s", self.id)
             self.state = GameState(self.id, self.rules, self.rounds)
             for event in self.events:
                 self.state.apply(event)

@@ -12,6 +12,8 @@ from kseri.server.limits import Limits
 
 DATABASE_ENV = "KSERI_DATABASE_URL"
 """The environment variable naming the database when ``--db`` is not given."""
+REDIS_ENV = "KSERI_REDIS_URL"
+"""The environment variable naming the cluster's Redis when ``--redis`` is not given."""
 
 
 def default_database_url() -> str:
@@ -44,3 +46,20 @@ class ServerSettings:
     machine has, at least one)."""
     bot_offer: float = 20.0
     """Seconds a quick-game seek waits for an opponent before the page offers a bot."""
+    redis_url: str | None = None
+    """The Redis through which a cluster's processes talk (``None``: one process alone;
+    ``server/cluster.py``, ``docs/server.md``)."""
+    lease: float = 4.0
+    """Seconds a cluster's process holds a table without renewing its lease: an owner that
+    died or hung loses its tables this long after its last renewal."""
+
+    def cluster_problem(self) -> str | None:
+        """Why these settings cannot run a cluster (it needs PostgreSQL), or ``None``."""
+        if self.redis_url is None:
+            return None
+        if not self.database_url.startswith("postgresql"):
+            return ("a cluster (--redis) needs a PostgreSQL database (--db postgresql+asyncpg://...), "
+                    "which all its processes share")
+        if self.lease < 0.5:
+            return f"the lease must be at least 0.5 seconds, not {self.lease:g}"
+        return None

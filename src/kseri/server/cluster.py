@@ -1,0 +1,315 @@
+"""Many ``kseri serve`` processes as one game world: table leases with fencing numbers.
+
+In a cluster (``--redis``, on a shared PostgreSQL database) each live table is owned by one
+process at a time through a row of ``leases``: the owner's id, a fencing number that grows by
+one at each change of owner, and an expiry the owner pushes forward every third of
+``settings.lease`` seconds. Every commit of a table's events checks, in its own transaction,
+that the lease still has this process's fencing number (:meth:`Leases.guard`), so an owner that
+hung past its lease and wakes up can never write: its commit is refused and it drops the table
+at once. A table whose owner died, hung or lost its database is taken over (fence + 1) by the
+first process that needs it, or by any process's sweep of expired leases, which restores it by
+replaying its event log. The turn's start is stored with the lease, so clocks survive a
+takeover. Frames of connections on other processes reach the owner through Redis
+(``server/relay.py``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from contextlib import suppress
+from dataclasses import dataclass
+
+from sqlalchemy import BigInteger, Column, Float, String, Table, delete, func, or_, select, update
+from sqlalchemy.dialects.postgresql import insert
+
+from kseri.server import db
+from kseri.server.room import GameTable
+
+log = logging.getLogger("kseri.server")
+
+leases = Table(
+    "leases", db.metadata,
+    Column("table_id", String(40), primary_key=True),
+    Column("owner", String(40), nullable=True, index=True),
+    Column("fence", BigInteger, nullable=False),
+    Column("expires_at", Float, nullable=False),
+    Column("turn_started", Float, nullable=True),
+)
+
+NOW = func.extract("epoch", func.clock_timestamp())
+"""The database server's clock (UNIX seconds): the one clock every process's lease is measured by."""
+
+RECONNECT = "the table moved to another server process; reconnect"
+"""The reason given with close code 1012 to connections of a table this process let go."""
+RESTART = 1012
+"""The WebSocket close code that asks a client to reconnect (``Service Restart``)."""
+
+
+class RedisUnavailable(db.DatabaseUnavailable):
+    """The cluster's Redis cannot be reached; the message says why."""
+
+
+async def check_redis(url: str) -> None:
+    """Raise :class:`RedisUnavailable` unless the Redis at ``url`` answers."""
+    from redis.asyncio import Redis
+
+    client = Redis.from_url(url)
+    try:
+        await client.ping()
+    except Exception as error:
+        raise RedisUnavailable(f"cannot reach the cluster's Redis {url}: {error}") from None
+    finally:
+        await client.aclose()
+
+
+class Elsewhere(Exception):
+    """The table is owned by another live process (``owner``; ``None``: by nobody this
+    process may serve it from now, e.g. it is draining); connections to it are relayed."""
+
+    def __init__(self, owner: str | None) -> None:
+        super().__init__(f"the table is owned by process {owner}")
+        self.owner = owner
+
+
+@dataclass(slots=True)
+class Lease:
+    """A table this process owns: its fencing number and the start of its turn."""
+
+    table_id: str
+    fence: int
+    turn_seq: int = -1
+    turn_started: float | None = None
+    """UNIX time the turn (or the wait between rounds) began, as stored."""
+
+
+class Leases:
+    """This process's leases in the shared database."""
+
+    def __init__(self, store: db.Store, seconds: float, me: str | None = None) -> None:
+        self.store = store
+        self.seconds = seconds
+        self.me = me or secrets.token_hex(6)
+        """This process's id in the cluster (its Redis channel is named after it)."""
+        self.owned: dict[str, Lease] = {}
+        self.takeovers = 0
+        """Tables taken over from a process whose lease had expired (it died, hung or lost
+        its database)."""
+        self.handovers = 0
+        """Tables taken from a process that let them go (it drained on SIGTERM)."""
+        self.last_renewed = time.monotonic()
+
+    async def acquire(self, table_id: str, gone: str | None = None) -> Lease | None:
+        """Take the table's lease (``None``: there is no such table); raises :class:`Elsewhere`
+        when another process holds it and has not let it expire, unless that process is
+        ``gone`` (it no longer listens on Redis: it died; were it alive after all, the fence
+        refuses its next commit)."""
+        async with self.store.engine.begin() as connection:
+            exists = await connection.scalar(select(db.tables.c.id).where(db.tables.c.id == table_id))
+            if exists is None:
+                return None
+            row = (await connection.execute(
+                select(leases.c.owner, leases.c.fence, (leases.c.expires_at < NOW).label("expired"),
+                       leases.c.turn_started).where(leases.c.table_id == table_id).with_for_update())).first()
+            if row is None:
+                added = await connection.execute(
+                    insert(leases).values(table_id=table_id, owner=self.me, fence=1,
+                                          expires_at=NOW + self.seconds)
+                    .on_conflict_do_nothing().returning(leases.c.fence))
+                fence = added.scalar()
+                if fence is None:
+                    raise Elsewhere(None)  # another process inserted it a moment ago
+                lease = Lease(table_id, fence)
+            else:
+                if row.owner is not None and row.owner not in (self.me, gone) and not row.expired:
+                    raise Elsewhere(row.owner)
+                fence = row.fence + 1
+                await connection.execute(update(leases).where(leases.c.table_id == table_id).values(
+                    owner=self.me, fence=fence, expires_at=NOW + self.seconds))
+                if row.owner is None:
+                    self.handovers += 1
+                elif row.owner != self.me:
+                    self.takeovers += 1
+                    log.warning("took table %s over from process %s (fence %d)", table_id, row.owner, fence)
+                lease = Lease(table_id, fence, turn_started=row.turn_started)
+        self.owned[table_id] = lease
+        return lease
+
+    async def create(self, table_id: str) -> Lease:
+        """The lease of a new table (before its first write)."""
+        async with self.store.engine.begin() as connection:
+            await connection.execute(insert(leases).values(
+                table_id=table_id, owner=self.me, fence=1, expires_at=NOW + self.seconds))
+        lease = self.owned[table_id] = Lease(table_id, 1)
+        return lease
+
+    def adopt(self, table: GameTable, lease: Lease, lost: Callable[[], None]) -> None:
+        """Fence the table's commits with ``lease`` and restore its turn's start (``lost``:
+        what to do when a commit is refused)."""
+        lease.turn_seq = table.state.turn_seq
+        if lease.turn_started is None:
+            lease.turn_started = time.time()
+        else:  # the clock keeps counting from when the turn began, on whichever process
+            began = time.monotonic() - max(0.0, time.time() - lease.turn_started)
+            table.turn_since = table.pending_since = began
+
+        def fence(batch: db.Batch) -> None:
+            held = self.owned.get(table.id)
+            number = held.fence if held is lease else -1
+            if table.state.turn_seq != lease.turn_seq:
+                lease.turn_seq, lease.turn_started = table.state.turn_seq, time.time()
+            batch.checks.append(update(leases).where(
+                leases.c.table_id == table.id, leases.c.owner == self.me, leases.c.fence == number,
+            ).values(turn_started=lease.turn_started))
+
+        table.fence = fence
+        table.on_lost = lost
+
+    async def renew(self) -> set[str]:
+        """Push every lease this process holds forward; returns the tables it no longer holds
+        (another process took them, or the renewal failed for longer than a lease)."""
+        if time.monotonic() - self.last_renewed > self.seconds:  # it hung: the leases may be gone
+            self.last_renewed = time.monotonic()
+            return set(self.owned)
+        started = time.monotonic()
+        try:
+            held = {}
+            if self.owned:
+                async with self.store.engine.begin() as connection:
+                    mine = update(leases).where(leases.c.owner == self.me,
+                                                leases.c.table_id.in_(list(self.owned)))
+                    rows = await connection.execute(mine.values(expires_at=NOW + self.seconds)
+                                                    .returning(leases.c.table_id, leases.c.fence))
+                    held = {row.table_id: row.fence for row in rows}
+        except Exception:
+            log.exception("could not renew the leases")
+            return set(self.owned) if time.monotonic() - self.last_renewed > self.seconds else set()
+        self.last_renewed = started
+        return {table_id for table_id, lease in self.owned.items() if held.get(table_id) != lease.fence}
+
+    async def release(self, table_ids: list[str]) -> None:
+        """Let tables go at once (another process may take them without waiting)."""
+        for table_id in table_ids:
+            self.owned.pop(table_id, None)
+        if not table_ids:
+            return
+        async with self.store.engine.begin() as connection:
+            await connection.execute(update(leases).where(
+                leases.c.owner == self.me, leases.c.table_id.in_(table_ids)).values(owner=None))
+
+    async def forget(self, table_id: str) -> None:
+        """Remove a deleted table's lease."""
+        self.owned.pop(table_id, None)
+        async with self.store.engine.begin() as connection:
+            await connection.execute(delete(leases).where(leases.c.table_id == table_id))
+
+    async def orphans(self, limit: int = 16) -> list[str]:
+        """Unfinished tables no live process holds (never leased, let go, or expired)."""
+        query = (select(db.tables.c.id).outerjoin(leases, leases.c.table_id == db.tables.c.id)
+                 .where(db.tables.c.finished.is_(False),
+                        or_(leases.c.table_id.is_(None), leases.c.owner.is_(None), leases.c.expires_at < NOW))
+                 .order_by(func.random()).limit(limit))
+        async with self.store.engine.connect() as connection:
+            return [row[0] for row in await connection.execute(query)]
+
+    async def owners(self, table_ids: list[str]) -> dict[str, str | None]:
+        """Who holds each of these tables now (``None``: nobody, or a lease expired)."""
+        if not table_ids:
+            return {}
+        query = select(leases.c.table_id, leases.c.owner, (leases.c.expires_at < NOW).label("expired")) \
+            .where(leases.c.table_id.in_(table_ids))
+        async with self.store.engine.connect() as connection:
+            rows = await connection.execute(query)
+            return {row.table_id: None if row.expired else row.owner for row in rows}
+
+
+class Cluster:
+    """This process's part in the cluster: its leases, the loop that renews them and sweeps up
+    orphaned tables, and the takeover counters."""
+
+    def __init__(self, leases: Leases, live: dict[str, GameTable],
+                 claim: Callable[[str], Awaitable[object]]) -> None:
+        self.leases = leases
+        self.live = live
+        self.claim = claim
+        """Loads (taking its lease) a table no process holds."""
+        self.draining = False
+        self.on_tick: list[Callable[[], Awaitable[None]]] = []
+        """Run at each renewal (the relay's checks of its links)."""
+        self._task: asyncio.Task[None] | None = None
+
+    @property
+    def me(self) -> str:
+        """This process's id."""
+        return self.leases.me
+
+    @property
+    def takeovers(self) -> int:
+        """Tables this process took over from a process that died or hung (a metric)."""
+        return self.leases.takeovers
+
+    def start(self) -> None:
+        """Begin renewing leases and sweeping orphaned tables."""
+        self._task = asyncio.create_task(self._forever())
+
+    async def stop(self) -> None:
+        """Stop the renewals."""
+        if self._task is not None:
+            self._task.cancel()
+            with suppress(asyncio.CancelledError):
+                await self._task
+
+    def lose(self, table_id: str, reason: str = RECONNECT) -> None:
+        """Forget a table this process may no longer serve: stop it, drop it from memory, close
+        its connections (local and relayed) asking them to reconnect."""
+        self.leases.owned.pop(table_id, None)
+        table = self.live.pop(table_id, None)
+        if table is None:
+            return
+        table.stop()
+        for connection in list(table.connections):
+            connection.drop(reason, RESTART)
+        log.warning("let go of table %s: %s", table_id, reason)
+
+    async def drain(self) -> None:
+        """Hand every table over at once (SIGTERM): stop them, release their leases, close
+        their connections with the reconnect hint."""
+        self.draining = True
+        owned = list(self.leases.owned)
+        tables = [self.live.pop(table_id) for table_id in owned if table_id in self.live]
+        for table in tables:
+            table.stop()
+        try:
+            await self.leases.release(owned)
+        except Exception:
+            log.exception("could not release the leases; they expire in %g s", self.leases.seconds)
+        for table in tables:
+            for connection in list(table.connections):
+                connection.drop("the server process is restarting; reconnect", RESTART)
+
+    async def _forever(self) -> None:
+        sweep = 0
+        while True:
+            await asyncio.sleep(self.leases.seconds / 3)
+            if self.draining:
+                continue
+            for table_id in await self.leases.renew():
+                self.lose(table_id, "this process lost the table's lease (its fence moved on); reconnect")
+            for hook in self.on_tick:
+                try:
+                    await hook()
+                except Exception:
+                    log.exception("a cluster check failed")
+            sweep += 1
+            if sweep % 2:
+                continue
+            try:
+                for table_id in await self.leases.orphans():
+                    if table_id not in self.live and not self.draining:
+                        with suppress(Elsewhere):
+                            await self.claim(table_id)
+            except Exception:
+                log.exception("could not sweep up orphaned tables")

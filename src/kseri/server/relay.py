@@ -1,0 +1,500 @@
+"""A cluster's traffic between processes, through Redis pub/sub (``server/cluster.py``).
+
+Each process subscribes to one channel, ``kseri:proc:<id>``. A WebSocket (or an HTTP request
+about a table) that reaches a process not owning the table is relayed: each client frame is
+published to the owner's channel with a connection id, and the owner answers it through a
+:class:`RemoteConnection`, which behaves as a local connection of the same seat but publishes
+each message (that seat's view only) back to the relaying process's channel. A publish heard
+by nobody means the other process is gone: the relaying side closes its client with 1012 (the
+reconnect hint), the owning side forgets the connection. A message is one line of JSON (the
+envelope), a newline, and the payload unchanged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import logging
+import re
+import secrets
+from collections.abc import Awaitable, Callable
+from contextlib import suppress
+from dataclasses import dataclass, field
+from typing import Any
+
+from fastapi import WebSocket
+from redis.asyncio import Redis
+
+from kseri.server.cluster import RECONNECT, RESTART, Cluster, Elsewhere
+from kseri.server.limits import ASGIApp, Receive, Scope, Send
+from kseri.server.protocol import ProtocolError
+from kseri.server.room import Connection, GameTable
+from kseri.server.settings import ServerSettings
+
+log = logging.getLogger("kseri.server")
+
+Answer = Callable[[GameTable, Connection, Any, ServerSettings], Awaitable[None]]
+"""Checks one raw frame and hands it to the table (``app._answer``)."""
+
+LOBBY_KEY = "kseri:lobby:"
+"""Each process's public tables, refreshed every second (``kseri:lobby:<process>``)."""
+FORWARDED = b"x-kseri-forwarded"
+"""The header on an HTTP request another process forwarded (it is never forwarded again)."""
+HTTP_TIMEOUT = 45.0
+"""Seconds a forwarded request may take (a seek's status waits up to 30 s for news)."""
+TABLE_PATH = re.compile(r"^/api/tables/([^/]+)(/.*)?$")
+SEEKS_PATH = "/api/seeks"
+PAIRING_KEY = "kseri:pairing"
+"""The process that holds the seeks and pairs them (one at a time, under an expiring key)."""
+_RENEW_IF_MINE = ("if redis.call('get', KEYS[1]) == ARGV[1] then "
+                  "return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end")
+_DELETE_IF_MINE = ("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) "
+                   "else return 0 end")
+
+
+def channel(process: str) -> str:
+    """A process's Redis channel."""
+    return f"kseri:proc:{process}"
+
+
+class Bus:
+    """One Redis subscription per process, and one publisher that keeps messages in order."""
+
+    def __init__(self, url: str, me: str, deliver: Callable[[dict[str, Any], str], None]) -> None:
+        self.redis: Redis = Redis.from_url(url)
+        self.me = me
+        self.deliver = deliver
+        self._out: asyncio.Queue[tuple[str, str, asyncio.Future[int] | None]] = asyncio.Queue()
+        self._tasks: list[asyncio.Task[None]] = []
+
+    async def start(self) -> None:
+        """Subscribe and start publishing."""
+        pubsub = self.redis.pubsub()
+        await pubsub.subscribe(channel(self.me))
+        self._tasks = [asyncio.create_task(self._read(pubsub)), asyncio.create_task(self._write())]
+
+    async def stop(self) -> None:
+        """Stop listening and publishing."""
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with suppress(asyncio.CancelledError, Exception):
+                await task
+        await self.redis.aclose()
+
+    def post(self, process: str, envelope: dict[str, Any], payload: str = "") -> asyncio.Future[int]:
+        """Publish to ``process``; the future gives how many heard it (0: it is gone)."""
+        heard: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self._out.put_nowait((channel(process), json.dumps(envelope, separators=(",", ":")) + "\n" + payload,
+                              heard))
+        return heard
+
+    async def alive(self, process: str) -> bool:
+        """Whether ``process`` still listens on its channel."""
+        counts = await self.redis.pubsub_numsub(channel(process))
+        return bool(counts and counts[0][1])
+
+    async def _write(self) -> None:
+        while True:
+            batch = [await self._out.get()]
+            while not self._out.empty() and len(batch) < 256:
+                batch.append(self._out.get_nowait())
+            try:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for name, text, _ in batch:
+                        pipe.publish(name, text)
+                    counts = await pipe.execute()
+            except Exception as error:
+                log.exception("could not publish to Redis")
+                for _, _, heard in batch:
+                    if heard is not None and not heard.done():
+                        heard.set_exception(error)
+                continue
+            for (_, _, heard), count in zip(batch, counts, strict=True):
+                if heard is not None and not heard.done():
+                    heard.set_result(int(count))
+
+    async def _read(self, pubsub: Any) -> None:
+        while True:
+            try:
+                async for message in pubsub.listen():
+                    if message["type"] != "message":
+                        continue
+                    text = message["data"].decode()
+                    head, _, payload = text.partition("\n")
+                    try:
+                        self.deliver(json.loads(head), payload)
+                    except Exception:
+                        log.exception("a relayed message failed")
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the Redis subscription failed; subscribing again")
+                await asyncio.sleep(0.5)
+
+
+class RemoteConnection(Connection):
+    """A connection held by another process, as the owner of its table sees it."""
+
+    def __init__(self, bus: Bus, relay: str, conn_id: str, settings: ServerSettings,
+                 user: str | None) -> None:
+        super().__init__(None, settings, user)
+        self.bus, self.relay, self.conn_id = bus, relay, conn_id
+        self.inbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+
+    def send_text(self, text: str) -> None:
+        """Publish a message to the relaying process, for this connection alone."""
+        if self.dropped:
+            return
+        heard = self.bus.post(self.relay, {"op": "text", "conn": self.conn_id}, text)
+        heard.add_done_callback(self._heard)
+
+    def _heard(self, heard: asyncio.Future[int]) -> None:
+        if heard.cancelled() or heard.exception() is not None or heard.result() == 0:
+            self.gone()
+
+    def gone(self) -> None:
+        """The relaying process is gone: forget the connection."""
+        if not self.dropped:
+            self.dropped = "its relaying process is gone"
+            if self.on_drop is not None:
+                self.on_drop()
+
+    def drop(self, reason: str, code: int = 1008) -> None:
+        """Ask the relaying process to close the client (``code``, ``reason``)."""
+        if self.dropped:
+            return
+        self.bus.post(self.relay, {"op": "close", "conn": self.conn_id, "code": code, "reason": reason})
+        super().drop(reason, code)
+
+    def close(self) -> None:
+        """Close the client normally."""
+        self.drop("closed", 1000)
+
+
+@dataclass(eq=False)
+class Link:
+    """A client of this process whose table another process owns."""
+
+    connection: Connection
+    table_id: str
+    owner: str
+    closed_by_owner: bool = False
+
+
+@dataclass(eq=False)
+class Relay:
+    """Both ends of the cluster's relaying for one process."""
+
+    cluster: Cluster
+    settings: ServerSettings
+    answer: Answer
+    tables: Callable[[], Any]
+    """The process's :class:`~kseri.server.app.Tables` (its ``get``, ``live`` and ``listed``)."""
+    app: ASGIApp | None = None
+    links: dict[str, Link] = field(default_factory=dict)
+    remotes: dict[str, RemoteConnection] = field(default_factory=dict)
+    replies: dict[str, asyncio.Future[tuple[dict[str, Any], str]]] = field(default_factory=dict)
+    bus: Bus = field(init=False)
+    _tasks: set[asyncio.Task[None]] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        assert self.settings.redis_url is not None
+        self.bus = Bus(self.settings.redis_url, self.cluster.me, self._deliver)
+
+    async def start(self) -> None:
+        """Subscribe, and check links and remote connections at each lease renewal."""
+        await self.bus.start()
+        self.cluster.on_tick.extend([self._check, self._renew_pairing])
+        self._spawn(self._publish_lobby())
+
+    async def stop(self) -> None:
+        """Close every relayed client with the reconnect hint, stop the bus."""
+        for link in list(self.links.values()):
+            link.connection.drop("the server process is restarting; reconnect", RESTART)
+        for task in list(self._tasks):
+            task.cancel()
+        with suppress(Exception):
+            await self.bus.redis.delete(LOBBY_KEY + self.cluster.me)
+        with suppress(Exception):
+            await self.bus.redis.eval(_DELETE_IF_MINE, 1, PAIRING_KEY, self.cluster.me)
+        await asyncio.sleep(0.05)  # let the last messages go out
+        await self.bus.stop()
+
+    def _spawn(self, work: Awaitable[None]) -> None:
+        task = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # -- the relaying side -------------------------------------------------------------------
+
+    async def owner_elsewhere(self, table_id: str) -> str | None:
+        """The process to relay a connection to this table to (``None``: serve it here, or it
+        does not exist). Takes the table's lease when nobody holds it, or when its holder no
+        longer listens on Redis (it died: no need to wait for its lease to expire)."""
+        try:
+            await self.tables().get(table_id)
+        except Elsewhere as moved:
+            if not moved.owner or await self.bus.alive(moved.owner):
+                return moved.owner or ""
+            try:
+                await self.tables().get(table_id, gone=moved.owner)
+            except Elsewhere as again:
+                return again.owner or ""
+        return None
+
+    async def serve_socket(self, websocket: WebSocket, table_id: str, owner: str, user: str | None) -> None:
+        """Relay an accepted client's frames to the table's owner and its messages back."""
+        await websocket.accept()
+        connection = Connection(websocket, self.settings, user)
+        handler = asyncio.current_task()
+        assert handler is not None
+        connection.on_drop = handler.cancel
+        sender = asyncio.create_task(connection.send_forever())
+        conn_id = secrets.token_urlsafe(12)
+        link = Link(connection, table_id, owner)
+        self.links[conn_id] = link
+        try:
+            opening = {"op": "open", "conn": conn_id, "table": table_id, "from": self.cluster.me,
+                       "user": user}
+            heard = await self.bus.post(owner, opening) if owner else 0
+            if not heard:
+                connection.drop(RECONNECT, RESTART)
+            while not connection.dropped:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    return
+                text = message.get("text")
+                envelope = {"op": "frame", "conn": conn_id, "binary": text is None}
+                if not await self.bus.post(owner, envelope, text or ""):
+                    connection.drop(RECONNECT, RESTART)
+        except asyncio.CancelledError:
+            if not connection.dropped:
+                raise
+        finally:
+            del self.links[conn_id]
+            if not link.closed_by_owner and owner:
+                self.bus.post(owner, {"op": "gone", "conn": conn_id})
+            if connection.dropped:
+                sender.cancel()
+                with suppress(Exception):
+                    await asyncio.wait_for(websocket.close(connection.close_code, connection.dropped), 1)
+            else:
+                connection.close()
+                with suppress(Exception):
+                    await asyncio.wait_for(sender, 5)
+                with suppress(Exception):
+                    await websocket.close()
+
+    async def _check(self) -> None:
+        """Close relayed clients whose table's owner changed, let go or hung past its lease;
+        forget remote connections whose relaying process is gone."""
+        owners = await self.cluster.leases.owners(sorted({link.table_id for link in self.links.values()}))
+        alive = {owner: await self.bus.alive(owner) for owner in {link.owner for link in self.links.values()}}
+        for link in list(self.links.values()):
+            if owners.get(link.table_id) != link.owner or not alive[link.owner]:
+                link.connection.drop(RECONNECT, RESTART)
+        for relay in {remote.relay for remote in self.remotes.values()}:
+            if not await self.bus.alive(relay):
+                for remote in [r for r in self.remotes.values() if r.relay == relay]:
+                    remote.gone()
+
+    # -- the owning side ---------------------------------------------------------------------
+
+    def _deliver(self, envelope: dict[str, Any], payload: str) -> None:
+        op = envelope["op"]
+        if op == "text":
+            link = self.links.get(envelope["conn"])
+            if link is not None:
+                link.connection.send_text(payload)
+        elif op == "close":
+            link = self.links.get(envelope["conn"])
+            if link is not None:
+                link.closed_by_owner = True
+                link.connection.drop(envelope["reason"], envelope["code"])
+        elif op == "frame":
+            remote = self.remotes.get(envelope["conn"])
+            if remote is not None:
+                remote.inbox.put_nowait({"type": "websocket.receive",
+                                         "text": None if envelope["binary"] else payload})
+        elif op == "gone":
+            remote = self.remotes.get(envelope["conn"])
+            if remote is not None:
+                remote.inbox.put_nowait(None)
+        elif op == "open":
+            self._open(envelope)
+        elif op == "http":
+            self._spawn(self._serve_http(envelope, payload))
+        elif op == "reply":
+            reply = self.replies.pop(envelope["id"], None)
+            if reply is not None and not reply.done():
+                reply.set_result((envelope, payload))
+
+    def _open(self, envelope: dict[str, Any]) -> None:
+        remote = RemoteConnection(self.bus, envelope["from"], envelope["conn"], self.settings,
+                                  envelope["user"])
+        table = self.tables().live.get(envelope["table"])
+        if table is None or self.cluster.draining:
+            remote.drop(RECONNECT, RESTART)
+            return
+        self.remotes[remote.conn_id] = remote
+        self._spawn(self._serve_remote(table, remote))
+
+    async def _serve_remote(self, table: GameTable, remote: RemoteConnection) -> None:
+        handler = asyncio.current_task()
+        assert handler is not None
+        remote.on_drop = handler.cancel
+        try:
+            while (frame := await remote.inbox.get()) is not None:
+                try:
+                    await self.answer(table, remote, frame, self.settings)
+                except ProtocolError as error:
+                    remote.send(error.to_json())
+        except asyncio.CancelledError:
+            if not remote.dropped:
+                raise
+        finally:
+            self.remotes.pop(remote.conn_id, None)
+            await table.leave(remote)
+
+    # -- HTTP about a table owned elsewhere --------------------------------------------------
+
+    async def forward(self, owner: str, scope: Scope, receive: Receive, send: Send) -> None:
+        """Answer an HTTP request about a table through its owner."""
+        body = b""
+        while True:
+            message = await receive()
+            body += message.get("body", b"")
+            if not message.get("more_body"):
+                break
+        request_id = secrets.token_urlsafe(12)
+        reply: asyncio.Future[tuple[dict[str, Any], str]] = asyncio.get_running_loop().create_future()
+        self.replies[request_id] = reply
+        envelope = {"op": "http", "id": request_id, "from": self.cluster.me, "method": scope["method"],
+                    "path": scope["path"], "query": scope.get("query_string", b"").decode("latin-1"),
+                    "headers": [[k.decode("latin-1"), v.decode("latin-1")] for k, v in scope["headers"]],
+                    "client": list(scope["client"]) if scope.get("client") else None}
+        try:
+            if owner and await self.bus.post(owner, envelope, base64.b64encode(body).decode()):
+                answer, payload = await asyncio.wait_for(reply, HTTP_TIMEOUT)
+                headers = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in answer["headers"]]
+                await send({"type": "http.response.start", "status": answer["status"], "headers": headers})
+                await send({"type": "http.response.body", "body": base64.b64decode(payload)})
+                return
+        except TimeoutError:
+            pass
+        finally:
+            self.replies.pop(request_id, None)
+        text = json.dumps({"error": {"code": "table-moving", "message": "the table is moving to another "
+                                     "server process; try again in a moment"}}).encode()
+        await send({"type": "http.response.start", "status": 503, "headers": [
+            (b"content-type", b"application/json"), (b"retry-after", b"1"),
+            (b"content-length", str(len(text)).encode())]})
+        await send({"type": "http.response.body", "body": text})
+
+    async def _serve_http(self, envelope: dict[str, Any], payload: str) -> None:
+        assert self.app is not None
+        body = base64.b64decode(payload)
+        headers = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in envelope["headers"]]
+        scope: Scope = {
+            "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": envelope["method"],
+            "scheme": "http", "path": envelope["path"], "raw_path": envelope["path"].encode(),
+            "query_string": envelope["query"].encode("latin-1"), "root_path": "",
+            "headers": [*headers, (FORWARDED, b"1")], "client": tuple(envelope["client"] or ("unknown", 0)),
+            "server": ("cluster", 0),
+        }
+        sent = False
+
+        async def receive() -> dict[str, Any]:
+            nonlocal sent
+            if sent:
+                await asyncio.sleep(HTTP_TIMEOUT)
+                return {"type": "http.disconnect"}
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        answer: dict[str, Any] = {"op": "reply", "id": envelope["id"], "status": 500, "headers": []}
+        chunks: list[bytes] = []
+
+        async def send(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                answer["status"] = message["status"]
+                answer["headers"] = [[k.decode("latin-1"), v.decode("latin-1")]
+                                     for k, v in message.get("headers", [])]
+            elif message["type"] == "http.response.body":
+                chunks.append(message.get("body", b""))
+
+        await self.app(scope, receive, send)  # type: ignore[arg-type]
+        self.bus.post(envelope["from"], answer, base64.b64encode(b"".join(chunks)).decode())
+
+    # -- the seeks ------------------------------------------------------------------------
+
+    async def pairing_leader(self) -> str | None:
+        """The process holding the seeks (``None``: this one, which takes the part when no
+        process holds it)."""
+        redis, me = self.bus.redis, self.cluster.me
+        leader = await redis.get(PAIRING_KEY)
+        if leader is None and not self.cluster.draining:
+            await redis.set(PAIRING_KEY, me, nx=True, px=int(self.cluster.leases.seconds * 1000))
+            leader = await redis.get(PAIRING_KEY)
+        name = leader.decode() if isinstance(leader, bytes) else leader or ""
+        return None if name == me else name
+
+    async def _renew_pairing(self) -> None:
+        if not self.cluster.draining:
+            await self.bus.redis.eval(_RENEW_IF_MINE, 1, PAIRING_KEY, self.cluster.me,
+                                      int(self.cluster.leases.seconds * 1000))
+
+    # -- the lobby -------------------------------------------------------------------------
+
+    async def _publish_lobby(self) -> None:
+        last = None
+        while True:
+            entries = [{"key": [t.state.status != "waiting", -t.created, t.id], "table": t.table_json()}
+                       for t in self.tables().listed()]
+            text = json.dumps(entries, separators=(",", ":"))
+            try:
+                if text != last:
+                    await self.bus.redis.set(LOBBY_KEY + self.cluster.me, text, ex=10)
+                    last = text
+                else:
+                    await self.bus.redis.expire(LOBBY_KEY + self.cluster.me, 10)
+            except Exception:
+                log.exception("could not publish the lobby")
+            await asyncio.sleep(0.5)
+
+    async def lobby(self) -> list[dict[str, Any]]:
+        """Every process's public tables, in the lobby's order."""
+        keys = [key async for key in self.bus.redis.scan_iter(match=LOBBY_KEY + "*", count=1000)]
+        entries: list[dict[str, Any]] = []
+        for text in await self.bus.redis.mget(keys) if keys else []:
+            if text is not None:
+                entries.extend(json.loads(text))
+        entries.sort(key=lambda entry: entry["key"])
+        shown: dict[str, dict[str, Any]] = {}  # a table moving is listed by two processes a moment
+        for entry in entries:
+            shown.setdefault(entry["table"]["id"], entry["table"])
+        return list(shown.values())
+
+
+class ForwardTables:
+    """ASGI middleware: an HTTP request about a table another process owns is answered by
+    that process (``relay``: ``None`` until the cluster starts, and for a single process)."""
+
+    def __init__(self, app: ASGIApp, relay: Callable[[], Relay | None]) -> None:
+        self.app, self.relay = app, relay
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        relay = self.relay() if scope["type"] == "http" else None
+        path = scope["path"] if relay is not None else ""
+        found = TABLE_PATH.match(path)
+        seeks = path == SEEKS_PATH or path.startswith(SEEKS_PATH + "/")
+        if relay is None or not (found or seeks) or any(name == FORWARDED for name, _ in scope["headers"]):
+            await self.app(scope, receive, send)
+            return
+        owner = await (relay.owner_elsewhere(found.group(1)) if found else relay.pairing_leader())
+        if owner is None:
+            await self.app(scope, receive, send)
+        else:
+            await relay.forward(owner, scope, receive, send)
