@@ -3,7 +3,9 @@ committed to SQLite (WAL, synchronous=FULL) before anyone hears of it.
 
 Prints plays per second and a play's round trip (from sending ``play`` to receiving the
 state that shows it): median and 99th percentile, for one table alone (the baseline) and for
-the loaded server, side by side.
+the loaded server, side by side; and the server process's CPU time per play (user and system,
+from /proc, when the script starts the server itself), the figure that holds when the machine
+is shared and the round trips wander.
 
     PYTHONPATH=src python benchmarks/server.py                 # 60 tables, 20 s
     PYTHONPATH=src python benchmarks/server.py --tables 100 --seconds 30
@@ -110,16 +112,29 @@ async def table_loop(url: str, stats: Stats, stop: float) -> None:
                              player(url, table_id, joined["token"], stats, stop, address))
 
 
-async def measure(url: str, tables: int, seconds: float) -> tuple[float, float, float]:
+def cpu_seconds(pid: int | None) -> float:
+    """User and system CPU seconds a process has used so far (Linux; NaN elsewhere or unknown)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def measure(url: str, tables: int, seconds: float,
+                  pid: int | None = None) -> tuple[float, float, float, float]:
+    """Plays per second, median and p99 round trip (ms), and server CPU ms per play."""
     stats = Stats()
     start = time.perf_counter()
+    cpu = cpu_seconds(pid)
     stop = start + seconds
     await asyncio.gather(*(table_loop(url, stats, stop) for _ in range(tables)))
-    return stats.summary(time.perf_counter() - start)
+    cpu = cpu_seconds(pid) - cpu
+    return (*stats.summary(time.perf_counter() - start), cpu * 1000 / max(1, len(stats.latencies)))
 
 
 async def measure_under_attack(url: str, tables: int,
-                               seconds: float) -> tuple[tuple[float, float, float], str]:
+                               seconds: float) -> tuple[tuple[float, float, float, float], str]:
     """The honest figures while every attacker of ``attack.py`` runs; and what they did."""
     async with httpx.AsyncClient(timeout=30) as client:
         bots = {"kind": "bot", "level": "greedy"}
@@ -129,14 +144,16 @@ async def measure_under_attack(url: str, tables: int,
     return honest, ", ".join(f"{name} {count}" for name, count in sorted(seen.items()))
 
 
-def start_server(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(folder: Path, *options: str) -> tuple[subprocess.Popen[bytes], str]:
+    """A ``kseri serve`` on a free loopback port and an SQLite file in ``folder`` (``options``:
+    more command-line options); returns the process and its address."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     url = f"http://127.0.0.1:{port}"
     process = subprocess.Popen(
         [sys.executable, "-m", "kseri", "serve", "--port", str(port), "--bot-delay", "0",
-         "--db", f"sqlite+aiosqlite:///{folder / 'bench.db'}"],
+         "--db", f"sqlite+aiosqlite:///{folder / 'bench.db'}", *options],
         env=dict(os.environ), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -160,8 +177,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         process, url = (None, args.url) if args.url else start_server(Path(folder))
         try:
-            base = asyncio.run(measure(url, 1, min(5.0, args.seconds)))
-            loaded = asyncio.run(measure(url, args.tables, args.seconds))
+            pid = None if process is None else process.pid
+            base = asyncio.run(measure(url, 1, min(5.0, args.seconds), pid))
+            loaded = asyncio.run(measure(url, args.tables, args.seconds, pid))
             attacked = None
             if args.attack:
                 attacked = asyncio.run(measure_under_attack(url, args.tables, args.seconds))
@@ -170,11 +188,11 @@ def main() -> None:
                 process.terminate()
                 process.wait(10)
     print(f"kseri server, SQLite, durable commits, {os.cpu_count()} cores; client and server on one machine")
-    print(f"{'':>22} {'plays/s':>9} {'median ms':>10} {'p99 ms':>8}")
-    print(f"{'1 table (baseline)':>22} {base[0]:9.0f} {base[1]:10.1f} {base[2]:8.1f}")
-    print(f"{f'{args.tables} tables':>22} {loaded[0]:9.0f} {loaded[1]:10.1f} {loaded[2]:8.1f}")
+    print(f"{'':>22} {'plays/s':>9} {'median ms':>10} {'p99 ms':>8} {'server CPU ms/play':>19}")
+    for label, (rate, median, p99, cpu) in (("1 table (baseline)", base), (f"{args.tables} tables", loaded)):
+        print(f"{label:>22} {rate:9.0f} {median:10.1f} {p99:8.1f} {cpu:19.2f}")
     if attacked is not None:
-        (rate, median, p99), seen = attacked
+        (rate, median, p99, _), seen = attacked
         print(f"{f'{args.tables} under attack':>22} {rate:9.0f} {median:10.1f} {p99:8.1f}")
         print(f"the attackers: {seen}")
 

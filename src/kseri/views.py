@@ -57,6 +57,12 @@ def result_from_json(data: dict[str, Any]) -> RoundResult:
     )
 
 
+def play_to_json(play: PublicPlay) -> dict[str, Any]:
+    """One play of a view's round as JSON."""
+    return {"seat": play.seat, "card": str(play.card), "taken": play.taken,
+            "marks": [_mark(m) for m in play.marks]}
+
+
 def view_to_json(view: View) -> dict[str, Any]:
     """Everything in a view, as JSON-ready values."""
     return {
@@ -78,10 +84,7 @@ def view_to_json(view: View) -> dict[str, Any]:
         "stock_size": view.stock_size,
         "captured_sizes": list(view.captured_sizes),
         "marks": [[_mark(m) for m in marks] for marks in view.marks],
-        "plays": [
-            {"seat": p.seat, "card": str(p.card), "taken": p.taken, "marks": [_mark(m) for m in p.marks]}
-            for p in view.plays
-        ],
+        "plays": [play_to_json(p) for p in view.plays],
         "last_capturer": view.last_capturer,
         "totals": list(view.totals),
         "target": view.target,

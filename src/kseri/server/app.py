@@ -34,6 +34,8 @@ from kseri.server.limits import (
     client_address,
     origin_allowed,
 )
+from kseri.server.metrics import Health, Metrics, cluster_check, database_check
+from kseri.server.metrics import install as install_metrics
 from kseri.server.protocol import Hello, Play, ProtocolError, Ready, parse_client_message
 from kseri.server.relay import ForwardTables, Relay
 from kseri.server.resign import ResignRefused, resign
@@ -357,6 +359,9 @@ def create_app(settings: ServerSettings) -> FastAPI:
             body = CreateTable(rules=family, clock=clock, casual=False, public=False)
             return (await tables.create(body, seat_creator=False, rated=True))[0]
 
+        store.on_commit = metrics.observe_commit
+        metrics.live_tables.set_function(lambda: len(tables.live))
+        health.checks.append(database_check(store))
         app.state.players = players.Players(store, tables.live, settings, open_rated, tables.search)
         tables.attach = app.state.players.attach
         state["tables"] = tables
@@ -368,6 +373,8 @@ def create_app(settings: ServerSettings) -> FastAPI:
             await relay.start()
             cluster.start()
             app.state.cluster, app.state.relay = cluster, relay
+            metrics.count_takeovers(lambda: cluster.takeovers)
+            health.checks.append(cluster_check(lambda: cluster.draining, relay.bus.redis))
             drain_on_sigterm(cluster, relay)
             log.warning("kseri cluster: this is process %s", cluster.me)
         sweep_every = min(60.0, settings.limits.waiting_expiry / 2)
@@ -391,11 +398,13 @@ def create_app(settings: ServerSettings) -> FastAPI:
     app.state.cluster = app.state.relay = None
     """In a cluster (``--redis``): this process's leases and its relay (``server/cluster.py``)."""
 
+    metrics, health = app.state.metrics, app.state.health = Metrics(), Health()  # server/metrics.py
     limits = settings.limits
     table_allowance = KeyedBuckets(limits.tables_per_minute / 60, limits.tables_burst)
     connection_allowance = KeyedBuckets(limits.connections_per_address / 60, limits.connections_per_address)
     sockets = Counter(limits.connections_per_address)
     players.install(app)
+    install_metrics(app, metrics, health)
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, error: ApiError) -> JSONResponse:
@@ -562,13 +571,14 @@ def create_app(settings: ServerSettings) -> FastAPI:
                                   f"{limits.connections_per_address} at once)")
             return
         try:
-            relay: Relay | None = app.state.relay
-            owner = None if relay is None else await relay.owner_elsewhere(table_id)
-            if relay is not None and owner is not None:
-                user = await app.state.players.websocket_user(websocket)
-                await relay.serve_socket(websocket, table_id, owner, user)
-            else:
-                await _serve_socket(websocket, table_id)
+            with metrics.connections.track_inprogress():
+                relay: Relay | None = app.state.relay
+                owner = None if relay is None else await relay.owner_elsewhere(table_id)
+                if relay is not None and owner is not None:
+                    user = await app.state.players.websocket_user(websocket)
+                    await relay.serve_socket(websocket, table_id, owner, user)
+                else:
+                    await _serve_socket(websocket, table_id)
         finally:
             sockets.release(address)
 

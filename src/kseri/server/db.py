@@ -10,6 +10,8 @@ from __future__ import annotations
 import asyncio
 import fcntl
 import json
+import time
+from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -159,6 +161,9 @@ class Store:
         self._connection: AsyncConnection | None = None
         self._lock_file: IO[str] | None = None
         self._lock_connection: AsyncConnection | None = None
+        self.on_commit: Callable[[Batch, float], None] | None = None
+        """Told of each commit of the writer: what it wrote and how many seconds it took
+        (``server/metrics.py``)."""
 
     @classmethod
     async def open(cls, url: str, *, shared: bool = False) -> Store:
@@ -279,6 +284,7 @@ class Store:
 
     async def _commit(self, batch: Batch) -> None:
         # the writer keeps one connection: no pool check-out and reset per transaction
+        started = time.perf_counter()
         if self._connection is None:
             self._connection = await self.engine.connect()
         connection = self._connection
@@ -298,6 +304,8 @@ class Store:
             with suppress(Exception):
                 await connection.close()
             raise
+        if self.on_commit is not None:
+            self.on_commit(batch, time.perf_counter() - started)
 
     async def delete_table(self, table_id: str) -> None:
         """Remove a table and everything stored for it (a table nobody joined, expired)."""

@@ -12,6 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from kseri.engine import Match, Phase
+from kseri.server.db import dumps
+from kseri.server.jsontext import spliced
 
 AUTO_REASONS = ("clock", "standin")
 """Why the server played a person's card: their turn clock ran out, or they were away."""
@@ -26,6 +28,7 @@ class RoundHistory:
         self.sweep: dict[str, int] | None = None
         self.resigned: int | None = None
         self._centre = 0
+        self._play_texts: list[str] = []
 
     def observe(self, shown: dict[str, Any], match: Match | None) -> None:
         """Take in one event, as :meth:`GameState.apply` shows it, after it was applied."""
@@ -35,6 +38,7 @@ class RoundHistory:
         if kind == "round-start":
             self.round = shown["round"]
             self.plays = []
+            self._play_texts = []
             self.sweep = None
             self._centre = match.view(0).centre_size
         elif kind == "resign":
@@ -55,6 +59,14 @@ class RoundHistory:
         if self.round is None:
             return None
         return {"round": self.round, "plays": self.plays, "sweep": self.sweep, "resigned": self.resigned}
+
+    def to_text(self) -> str:
+        """:meth:`to_json` as compact JSON text, each play encoded once (not once per state)."""
+        data = self.to_json()
+        if data is None:
+            return "null"
+        self._play_texts.extend(dumps(play) for play in self.plays[len(self._play_texts):])
+        return spliced(data, {"plays": "[" + ",".join(self._play_texts) + "]"})
 
 
 def auto_reason(seat_kind: str, clock_ran_out: bool) -> str | None:

@@ -31,11 +31,12 @@ from kseri.records import record_from_match
 from kseri.rules import Rules
 from kseri.server import db
 from kseri.server.history import RoundHistory, auto_reason
+from kseri.server.jsontext import spliced
 from kseri.server.limits import TokenBucket
 from kseri.server.protocol import PROTOCOL, Hello, Hint, Ping, Play, ProtocolError, Ready
 from kseri.server.settings import ServerSettings
 from kseri.server.workers import SearchBusy, SearchPool
-from kseri.views import result_to_json, view_to_json
+from kseri.views import play_to_json, result_to_json, view_to_json
 
 log = logging.getLogger("kseri.server")
 
@@ -115,8 +116,13 @@ class GameState:
         self.cut = ""
         self.forfeit: tuple[int, int] | None = None
         """A rated match abandoned: the seat that forfeited it and the side that won."""
-        self._results: tuple[int, list[dict[str, Any]]] = (0, [])
         self.history = RoundHistory()
+        # JSON texts shared by every seat's view and by many moments in a row (view_text)
+        self._rules_text = db.dumps(rules.options())
+        self._results_text = (0, "[]")
+        self._plays_text: tuple[tuple[int, int], str] = ((-1, 0), "[]")
+        self._play_texts: list[str] = []
+        self._fairness_text: tuple[tuple[int, str], str] = ((-2, ""), "")
 
     @property
     def status(self) -> str:
@@ -199,21 +205,41 @@ class GameState:
         self.history.observe(shown, self.match)
         return shown
 
-    def view_json(self, seat: int | None) -> dict[str, Any] | None:
-        """What ``seat`` may see now as JSON (``None``: a spectator, who sees no hand and no
-        face-down card), or ``None`` before the first deal."""
+    def view_text(self, seat: int | None) -> str:
+        """What ``seat`` may see now (``None``: a spectator, who sees no hand and no face-down
+        card) as the JSON text of ``view_to_json``, or ``null`` before the first deal. The parts
+        every seat sees alike (the rules, the round's plays, the finished rounds' results) are
+        turned into JSON once, not once per connection and play."""
         match = self.match
         if match is None:
-            return None
+            return "null"
         view = match.view(0 if seat is None else seat)
-        # the finished rounds' results are the same for everyone: turn them into JSON once
-        if self._results[0] != len(view.round_results):
-            self._results = (len(view.round_results), [result_to_json(r) for r in view.round_results])
-        data = view_to_json(dataclasses.replace(view, round_results=()))
-        data["round_results"] = self._results[1]
+        data = view_to_json(dataclasses.replace(view, plays=(), round_results=()))
         if seat is None:
             data.update(seat=None, side=None, hand=[], face_down_seen=[])
-        return data
+        if self._results_text[0] != len(view.round_results):
+            self._results_text = (len(view.round_results),
+                                  db.dumps([result_to_json(r) for r in view.round_results]))
+        return spliced(data, {"rules": self._rules_text, "plays": self._round_plays_text(view),
+                              "round_results": self._results_text[1]})
+
+    def _round_plays_text(self, view: View) -> str:
+        """The JSON text of ``view``'s plays (the round's, public), each play encoded once."""
+        key = (view.round_index, len(view.plays))
+        if self._plays_text[0] != key:
+            if self._plays_text[0][0] != view.round_index or len(self._play_texts) > len(view.plays):
+                self._play_texts = []
+            self._play_texts.extend(db.dumps(play_to_json(p)) for p in view.plays[len(self._play_texts):])
+            self._plays_text = (key, "[" + ",".join(self._play_texts) + "]")
+        return self._plays_text[1]
+
+    def fairness_text(self) -> str:
+        """:meth:`fairness` as JSON text (it changes only when a round starts or ends)."""
+        match = self.match
+        key = (-1, "") if match is None else (match.round_index, match.phase.value)
+        if self._fairness_text[0] != key:
+            self._fairness_text = (key, db.dumps(self.fairness()))
+        return self._fairness_text[1]
 
     def fairness(self) -> dict[str, Any]:
         """The fairness record so far: the commitment to the round at hand (the one being
@@ -244,8 +270,8 @@ class StateText:
                  turn_deadline: dict[str, float] | None) -> None:
         self._table = db.dumps(table)
         self._deadline = db.dumps(turn_deadline)
-        self._fairness = db.dumps(state.fairness())
-        self._history = db.dumps(state.history.to_json())
+        self._fairness = state.fairness_text()
+        self._history = state.history.to_text()
         self._state = state
         self._views: dict[int | None, str] = {}
 
@@ -253,7 +279,7 @@ class StateText:
         """The ``state`` message for a connection of ``seat`` (``None``: a spectator)."""
         view = self._views.get(seat)
         if view is None:
-            view = self._views[seat] = db.dumps(self._state.view_json(seat))
+            view = self._views[seat] = self._state.view_text(seat)
         return (f'{{"type":"state","seq":{seq},"table":{self._table},"view":{view},'
                 f'"event":{db.dumps(event)},"fairness":{self._fairness},"turn_deadline":{self._deadline},'
                 f'"history":{self._history}}}')
