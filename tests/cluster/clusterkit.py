@@ -74,6 +74,8 @@ class Cluster:
     size: int = 3
     options: dict[str, str] = field(default_factory=dict)
     servers: list[Server] = field(default_factory=list)
+    retired: list[Server] = field(default_factory=list)
+    """Processes that stopped and were replaced (their logs stay readable)."""
 
     def add(self) -> Server:
         """Start one more process."""

@@ -574,14 +574,26 @@ class GameTable:
         if isinstance(message, Hint):
             connection.send(await self._hint(connection.seat))
             return
-        async with self.lock:
-            seat = connection.seat
-            if seat is None:
-                raise ProtocolError("not-seated", "spectators cannot play; join a seat first")
+        seat = connection.seat
+        if seat is None:
+            raise ProtocolError("not-seated", "spectators cannot play; join a seat first")
+        await self.lock.acquire()
+        # once begun, a move runs to its end (stored, then told to everyone) even when the
+        # connection that asked is dropped meanwhile (its handler cancelled): stopped half-way,
+        # it would be applied and stored but never told, and the table would wait forever
+        move = asyncio.ensure_future(self._move(seat, message))
+        move.add_done_callback(lambda done: done.cancelled() or done.exception())
+        await asyncio.shield(move)
+
+    async def _move(self, seat: int, message: Play | Ready) -> None:
+        """Play or get ready for ``seat`` (the caller acquired :attr:`lock`; released here)."""
+        try:
             if isinstance(message, Play):
                 await self._play_request(seat, message)
             else:
                 await self._ready(seat, message)
+        finally:
+            self.lock.release()
 
     async def _hint(self, seat: int | None) -> dict[str, Any]:
         """The master's value of each legal play for ``seat`` (casual tables, on its turn)."""

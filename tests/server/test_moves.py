@@ -1,0 +1,82 @@
+"""A move runs to its end once begun: when the connection that sent it is dropped while the
+move is being stored (its handler cancelled: a relaying process went away, a drain), the move
+is still told to everyone, so the other players are not left waiting for a state that never
+comes (the stalled table of the rolling restart, ``tests/cluster/test_chaos.py``)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from contextlib import suppress
+from typing import Any
+
+from kseri.rules import Rules
+from kseri.server import db
+from kseri.server.protocol import Hello, Play, Ready
+from kseri.server.room import Connection, GameTable, SeatState, hash_token
+from kseri.server.settings import ServerSettings
+from kseri.server.workers import SearchPool
+
+
+class Listener(Connection):
+    """A connection with no socket that keeps every message it is sent."""
+
+    def __init__(self, settings: ServerSettings) -> None:
+        super().__init__(None, settings)
+        self.messages: list[dict[str, Any]] = []
+
+    def send_text(self, text: str) -> None:
+        if not self.dropped:
+            self.messages.append(json.loads(text))
+
+
+async def until(condition: Any, seconds: float = 10) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "it did not happen in time"
+        await asyncio.sleep(0.01)
+
+
+async def test_a_play_whose_connection_is_dropped_mid_commit_is_told_to_the_others(database_url: str) -> None:
+    settings = ServerSettings(database_url, bot_delay=0)
+    store = await db.Store.open(database_url)
+    search = SearchPool(1)
+    tokens = ["ana-token", "ben-token"]
+    seats = [SeatState("human", None, name, hash_token(token)) for name, token in zip(["Ana", "Ben"], tokens,
+                                                                                      strict=True)]
+    table, batch = GameTable.new("moves", Rules.preset("greek"), seats, casual=True, public=False, clock=None,
+                                 store=store, settings=settings, search=search)
+    try:
+        await store.write(batch)
+        table.start()
+        players = [Listener(settings), Listener(settings)]
+        for player, token in zip(players, tokens, strict=True):
+            await table.handle(player, Hello(type="hello", protocol=1, token=token, since=None))
+        for player in players:
+            await table.handle(player, Ready(type="ready", cut=None))
+        await until(lambda: table.state.match is not None and table.state.match.turn is not None)
+        match = table.state.match
+        assert match is not None and match.turn is not None
+        mover, other = players[match.turn], players[1 - match.turn]
+        seq = table.state.seq
+        card = str(match.view(match.turn).hand[0])
+
+        sending = asyncio.create_task(table.handle(mover, Play(type="play", card=card, seq=seq)))
+        await asyncio.sleep(0)  # the play is under way: its connection is dropped now
+        mover.drop("its relaying process is gone")
+        sending.cancel()
+        with suppress(asyncio.CancelledError):
+            await sending
+
+        def told() -> bool:
+            return any(m["type"] == "state" and m["seq"] == seq + 1 for m in other.messages)
+
+        await until(told)
+        assert [e.seq for e in table.events][-1] == seq + 1 == table.state.seq
+        stored = await store.load("moves")
+        assert stored is not None and [row["seq"] for row in stored.events][-1] == seq + 1
+    finally:
+        table.stop()
+        search.close()
+        await store.close()
