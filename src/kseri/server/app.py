@@ -613,16 +613,7 @@ def create_app(settings: ServerSettings) -> FastAPI:
         finally:
             if table is not None:
                 await table.leave(connection)
-            if connection.dropped:  # it stopped reading or kept flooding: its seat counts as away
-                sender.cancel()
-                with suppress(Exception):
-                    await asyncio.wait_for(websocket.close(connection.close_code, connection.dropped), 1)
-            else:
-                connection.close()
-                with suppress(Exception):
-                    await asyncio.wait_for(sender, 5)
-                with suppress(Exception):
-                    await websocket.close()
+            await connection.finish(sender)
 
     app.include_router(learn_router)
 

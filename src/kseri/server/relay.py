@@ -286,16 +286,7 @@ class Relay:
             del self.links[conn_id]
             if not link.closed_by_owner and owner:
                 self.bus.post(owner, {"op": "gone", "conn": conn_id})
-            if connection.dropped:
-                sender.cancel()
-                with suppress(Exception):
-                    await asyncio.wait_for(websocket.close(connection.close_code, connection.dropped), 1)
-            else:
-                connection.close()
-                with suppress(Exception):
-                    await asyncio.wait_for(sender, 5)
-                with suppress(Exception):
-                    await websocket.close()
+            await connection.finish(sender)
 
     async def _check(self) -> None:
         """Close relayed clients whose table's owner changed, let go or hung past its lease;

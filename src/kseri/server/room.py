@@ -19,6 +19,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Coroutine
+from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -338,6 +339,21 @@ class Connection:
         assert self.websocket is not None
         while (text := await self._queue.get()) is not None:
             await self.websocket.send_text(text)
+
+    async def finish(self, sender: asyncio.Task[None]) -> None:
+        """End its socket once its handler is done: at once with the reason when it was dropped,
+        else after ``sender`` (:meth:`send_forever`) has sent what is queued."""
+        assert self.websocket is not None
+        if self.dropped:
+            sender.cancel()
+            with suppress(Exception):
+                await asyncio.wait_for(self.websocket.close(self.close_code, self.dropped), 1)
+        else:
+            self.close()
+            with suppress(Exception):
+                await asyncio.wait_for(sender, 5)
+            with suppress(Exception):
+                await self.websocket.close()
 
 
 @dataclass(slots=True)
