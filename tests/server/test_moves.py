@@ -62,8 +62,14 @@ async def test_a_play_whose_connection_is_dropped_mid_commit_is_told_to_the_othe
         seq = table.state.seq
         card = str(match.view(match.turn).hand[0])
 
+        hand = len(match.view(match.turn).hand)
+        turn = match.turn
         sending = asyncio.create_task(table.handle(mover, Play(type="play", card=card, seq=seq)))
-        await asyncio.sleep(0)  # the play is under way: its connection is dropped now
+        for _ in range(100_000):  # until the play is applied in memory: its commit is under way
+            await asyncio.sleep(0)
+            if len(match.view(turn).hand) < hand:
+                break
+        mover.drop("its relaying process is gone")  # its connection is dropped now
         mover.drop("its relaying process is gone")
         sending.cancel()
         with suppress(asyncio.CancelledError):
