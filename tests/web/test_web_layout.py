@@ -30,6 +30,11 @@ INSIDE = """() => {
 }"""
 
 
+SETTLED = """() => Promise.all(document.getAnimations()
+  .filter(a => a.effect && a.effect.getComputedTiming().iterations !== Infinity)
+  .map(a => a.finished.catch(() => null)))"""
+
+
 def bot_table(server: str, players: int, rules: str | None = None) -> dict[str, object]:
     seats = [{"kind": "human", "name": "Eleni"}] + [{"kind": "bot", "level": "greedy"}] * (players - 1)
     answer = httpx.post(f"{server}/api/tables", json={"rules": rules or PRESETS[players], "seats": seats,
@@ -44,6 +49,7 @@ def check_fits(page: Page, size: str) -> None:
     page.set_viewport_size(window)
     page.wait_for_selector(".table-screen.my-turn")
     page.wait_for_timeout(100)
+    page.evaluate(SETTLED)  # the layout at rest: a card still flying in may cross the edge
     found = page.evaluate(INSIDE)
     for left, top, right, bottom in found["boxes"]:
         inside = left >= 0 and top >= 0 and right <= window["width"] and bottom <= window["height"]
