@@ -46,6 +46,14 @@ def screenshot(page: Page, name: str, *, full_page: bool = True) -> Path:
     return path
 
 
+def settle(page: Page) -> None:
+    """Wait until the page is at rest: every finite animation (a card flying in may cross the
+    window's edge on its way) has finished."""
+    page.evaluate("""() => Promise.all(document.getAnimations()
+      .filter(a => a.effect && a.effect.getComputedTiming().iterations !== Infinity)
+      .map(a => a.finished.catch(() => null)))""")
+
+
 def open_lobby(page: Page, url: str) -> None:
     """Open the lobby and wait until its form can be used."""
     page.goto(f"{url}/")

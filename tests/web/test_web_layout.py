@@ -17,6 +17,7 @@ from browser_helpers import (
     open_lobby,
     screenshot,
     seat_browser,
+    settle,
 )
 from playwright.sync_api import Page, expect
 
@@ -28,11 +29,6 @@ INSIDE = """() => {
   return { boxes: boxes.map(r => [r.left, r.top, r.right, r.bottom]),
            scrollWidth: document.documentElement.scrollWidth, cardWidth: boxes[0].width };
 }"""
-
-
-SETTLED = """() => Promise.all(document.getAnimations()
-  .filter(a => a.effect && a.effect.getComputedTiming().iterations !== Infinity)
-  .map(a => a.finished.catch(() => null)))"""
 
 
 def bot_table(server: str, players: int, rules: str | None = None) -> dict[str, object]:
@@ -49,7 +45,7 @@ def check_fits(page: Page, size: str) -> None:
     page.set_viewport_size(window)
     page.wait_for_selector(".table-screen.my-turn")
     page.wait_for_timeout(100)
-    page.evaluate(SETTLED)  # the layout at rest: a card still flying in may cross the edge
+    settle(page)
     found = page.evaluate(INSIDE)
     for left, top, right, bottom in found["boxes"]:
         inside = left >= 0 and top >= 0 and right <= window["width"] and bottom <= window["height"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from browser_helpers import PHONE, ContextFactory, PageErrors, open_lobby, play_one, screenshot
+from browser_helpers import PHONE, ContextFactory, PageErrors, open_lobby, play_one, screenshot, settle
 from playwright.sync_api import expect
 
 
@@ -13,11 +13,14 @@ def test_phone_viewport(server: str, new_context: ContextFactory, page_errors: P
     open_lobby(page, server)
     # One tap from the lobby to a game: the button is on the first screen.
     expect(page.locator("#quick-play")).to_be_in_viewport()
+    # signed out, the top bar offers the leaderboard and a sign-in link, and nothing else
+    expect(page.locator("#account-nav")).to_have_text(re.compile(r"^\s*Leaderboard\s*Sign in\s*$"))
     screenshot(page, "lobby-phone")
     page.locator("#quick-play").tap()
     page.wait_for_url(re.compile(r"/t/[^/]+$"))
     expect(page.locator(".hand .card-button")).to_have_count(6)
     page.wait_for_selector(".table-screen.my-turn")
+    settle(page)
     boxes = page.evaluate("""() => [...document.querySelectorAll('.hand .card-button')].map(n => {
         const r = n.getBoundingClientRect(); return [r.left, r.right, r.width]; })""")
     assert len(boxes) == 6

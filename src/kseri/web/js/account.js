@@ -49,12 +49,11 @@ function link(href, text, id) {
 export function renderAccountNav() {
   const nav = document.getElementById("account-nav");
   if (!nav) return;
-  nav.replaceChildren(
-    link("/leaderboard/greek", t("account.leaderboard"), "nav-leaderboard"),
-    account
-      ? link(`/p/${encodeURIComponent(account.username)}`, account.username, "nav-profile")
-      : link("/account", t("account.signIn"), "nav-sign-in"),
-    account && link("/account", t("account.settings"), "nav-account"));
+  const leaderboard = link("/leaderboard/greek", t("account.leaderboard"), "nav-leaderboard");
+  nav.replaceChildren(...(account
+    ? [leaderboard, link(`/p/${encodeURIComponent(account.username)}`, account.username, "nav-profile"),
+      link("/account", t("account.settings"), "nav-account")]
+    : [leaderboard, link("/account", t("account.signIn"), "nav-sign-in")]));
 }
 
 export class AccountScreen {
