@@ -128,6 +128,8 @@ def play_until(page: Page, done_selector: str, *, how: str = "click", limit_s: f
     while not done.count():
         assert time.monotonic() < deadline, f"{done_selector} did not show in {limit_s} s"
         if page.locator("#next-round").count():
+            if done.count():  # the round ended since the loop's check, and that is what is awaited
+                break
             if cut is not None and page.locator("#cut-box").count():
                 if not page.locator("#cut-text").is_visible():
                     page.click("#cut-box summary")
