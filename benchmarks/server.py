@@ -61,7 +61,17 @@ class Stats:
 
 
 async def player(url: str, table_id: str, token: str, stats: Stats, stop: float, source: str) -> bool:
-    """Play a seat as fast as the table allows; True when the match ended before ``stop``."""
+    """Play a seat as fast as the table allows; True when the match ended before ``stop``
+    (at ``stop`` it leaves, even while waiting: its partner may have left already, and the
+    server would play that seat only after its grace period)."""
+    try:
+        async with asyncio.timeout(max(0.0, stop - time.perf_counter())):
+            return await _play_seat(url, table_id, token, stats, source)
+    except TimeoutError:
+        return False
+
+
+async def _play_seat(url: str, table_id: str, token: str, stats: Stats, source: str) -> bool:
     address = f"{url.replace('http', 'ws', 1)}/ws/tables/{table_id}"
     async with websockets.connect(address, max_size=None, ping_interval=None, compression=None,
                                   local_addr=(source, 0)) as ws:
@@ -84,8 +94,6 @@ async def player(url: str, table_id: str, token: str, stats: Stats, stop: float,
                 sent_at = 0.0
             if message["table"]["status"] == "finished":
                 return True
-            if time.perf_counter() > stop:
-                return False
             view = message["view"]
             if view is None or view["phase"] == "round-over":
                 round_index = message["fairness"]["round"]
