@@ -17,7 +17,7 @@ from typing import Any
 
 import httpx
 import websockets
-from serverkit import POSTGRES_ENV, Client, Json, Server, first_card
+from serverkit import POSTGRES_ENV, Client, Json, Server, finished, first_card, human
 
 REDIS_ENV = "KSERI_TEST_REDIS_URL"
 LEASE = "2"
@@ -121,14 +121,37 @@ class Cluster:
         return [(r["seq"], r["seat"], r["card"]) for r in rows]
 
 
+def two_player_table(cluster: Cluster, owner: int = 0, **options: object) -> tuple[str, str, str]:
+    """A two-player table opened on process ``owner``; its second seat taken through another
+    process (the request is forwarded to the owner). Returns the id and both tokens."""
+    created = cluster.servers[owner].create([human("Ana"), human("Ben")], **options)
+    table_id = created["table"]["id"]
+    other = cluster.servers[(owner + 1) % len(cluster.servers)]
+    joined = other.join(table_id, name="Ben")
+    assert joined["seat"] == 1
+    return table_id, created["token"], joined["token"]
+
+
+async def spectated(cluster: Cluster, table_id: str) -> list[Json]:
+    """The whole history of a finished table, from seq 1, as a spectator on the last process
+    sees it."""
+    watcher = await Client.connect(cluster.servers[-1], table_id, since=0)
+    final = await watcher.play_until(finished)
+    await watcher.close()
+    assert final["seq"] == watcher.states[-1]["seq"]
+    return watcher.states
+
+
 class Seat(Client):
-    """A seat's client that takes in stride a ``not-playing`` refusal: after a reconnection it
-    acts on each missed state in turn, and a ``ready`` for a deal already made is refused."""
+    """A seat's client that takes in stride a ``not-playing`` refusal (after a reconnection it
+    acts on each missed state in turn, and a ``ready`` for a deal already made is refused) and
+    a ``server-error`` one (the owner could not store the play and changed nothing: it is sent
+    again after the reconnection that follows)."""
 
     async def receive(self, timeout: float = 20) -> Json:
         while True:
             message = await super().receive(timeout)
-            if message["type"] != "error" or message["code"] != "not-playing":
+            if message["type"] != "error" or message["code"] not in ("not-playing", "server-error"):
                 return message
 
 

@@ -12,28 +12,8 @@ from collections.abc import Callable
 from typing import Any
 
 import httpx
-from clusterkit import Cluster, Player, acknowledged, both, verified_record
-from serverkit import Client, audit, finished, human
-
-
-def _table(cluster: Cluster, owner: int = 0, **options: object) -> tuple[str, str, str]:
-    """A two-player table opened on process ``owner``; its second seat taken through another
-    process (the request is forwarded to the owner). Returns the id and both tokens."""
-    created = cluster.servers[owner].create([human("Ana"), human("Ben")], **options)
-    table_id = created["table"]["id"]
-    other = cluster.servers[(owner + 1) % len(cluster.servers)]
-    joined = other.join(table_id, name="Ben")
-    assert joined["seat"] == 1
-    return table_id, created["token"], joined["token"]
-
-
-async def _spectate_all(cluster: Cluster, table_id: str) -> list[dict[str, object]]:
-    """The whole history, from seq 1, as a spectator on the last process sees it."""
-    watcher = await Client.connect(cluster.servers[-1], table_id, since=0)
-    final = await watcher.play_until(finished)
-    await watcher.close()
-    assert final["seq"] == watcher.states[-1]["seq"]
-    return watcher.states
+from clusterkit import Cluster, Player, acknowledged, both, spectated, two_player_table, verified_record
+from serverkit import Client, audit, finished
 
 
 def test_a_match_whose_players_are_on_different_processes(start_cluster: Callable[..., Cluster]) -> None:
@@ -41,7 +21,7 @@ def test_a_match_whose_players_are_on_different_processes(start_cluster: Callabl
     connection holds exactly its seat's view; the record verifies; the lobby is the same
     from every process; the plays told are the plays stored."""
     cluster = start_cluster(3)
-    table_id, ana_token, ben_token = _table(cluster, owner=0)
+    table_id, ana_token, ben_token = two_player_table(cluster, owner=0)
     for server in cluster.servers:  # the lobby: every process lists the table
         deadline = time.monotonic() + 10
         while table_id not in [t["id"] for t in httpx.get(server.http + "/api/lobby").json()["tables"]]:
@@ -67,7 +47,7 @@ def test_the_owner_killed_mid_game_another_process_takes_over(start_cluster: Cal
     another process takes the table over by replaying its log, and the match ends with no
     play lost or applied twice."""
     cluster = start_cluster(3)
-    table_id, ana_token, ben_token = _table(cluster, owner=0)
+    table_id, ana_token, ben_token = two_player_table(cluster, owner=0)
     ana, ben = Player(cluster, table_id, ana_token, 1), Player(cluster, table_id, ben_token, 2)
 
     async def play() -> None:
@@ -78,7 +58,7 @@ def test_the_owner_killed_mid_game_another_process_takes_over(start_cluster: Cal
     asyncio.run(play())
     assert any(code == 1012 for code, _ in ana.closes + ben.closes), (ana.closes, ben.closes)
     assert ana.client is not None and ben.client is not None
-    full = asyncio.run(_spectate_all(cluster, table_id))
+    full = asyncio.run(spectated(cluster, table_id))
     assert audit(full, [ana.client, ben.client]) > 0
     assert acknowledged([ana.client, ben.client]) == cluster.plays(table_id)
     verified_record(cluster.servers[1], table_id)
@@ -91,7 +71,7 @@ def test_a_stale_owner_is_fenced_off(start_cluster: Callable[..., Cluster]) -> N
     process takes the table over and the player makes another play there; resumed (SIGCONT),
     the stale owner finds its lease's fence moved on, lets the table go and writes nothing."""
     cluster = start_cluster(3)
-    table_id, ana_token, ben_token = _table(cluster, owner=0)
+    table_id, ana_token, ben_token = two_player_table(cluster, owner=0)
     players = [Player(cluster, table_id, ana_token, 1), Player(cluster, table_id, ben_token, 2)]
     stale = cluster.servers[0]
     assert stale.process is not None
@@ -135,7 +115,7 @@ def test_sigterm_drains_a_process_with_games_running(start_cluster: Callable[...
     """SIGTERM: the process hands its tables over and closes its connections with the
     reconnect hint; the games go on elsewhere and end soundly."""
     cluster = start_cluster(3)
-    tables = [_table(cluster, owner=0), _table(cluster, owner=1)]
+    tables = [two_player_table(cluster, owner=0), two_player_table(cluster, owner=1)]
     players = [Player(cluster, table_id, token, first) for table_id, ana, ben in tables
                for token, first in ((ana, 0), (ben, 1))]
 
@@ -160,7 +140,7 @@ def test_sigterm_drains_a_process_with_games_running(start_cluster: Callable[...
 def test_the_turn_clock_survives_a_takeover(start_cluster: Callable[..., Cluster]) -> None:
     """The turn's deadline after a takeover is the one set before it, not a fresh clock."""
     cluster = start_cluster(2)
-    table_id, ana_token, ben_token = _table(cluster, owner=0, clock=60)
+    table_id, ana_token, ben_token = two_player_table(cluster, owner=0, clock=60)
 
     async def deadlines() -> tuple[float, float]:
         ana = Player(cluster, table_id, ana_token, 1)
@@ -201,7 +181,7 @@ def test_relayed_connections_count_in_presence_and_leave(start_cluster: Callable
     """A seat connected through another process shows as connected; it shows as away when its
     client leaves, and when the relaying process dies."""
     cluster = start_cluster(3)
-    table_id, ana_token, ben_token = _table(cluster, owner=0)
+    table_id, ana_token, ben_token = two_player_table(cluster, owner=0)
 
     def ben_connected(connected: bool) -> Callable[[dict[str, Any]], bool]:
         return lambda table: table["seats"][1]["connected"] is connected

@@ -18,7 +18,9 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.websockets import WebSocketState
 
 from kseri.agents import AGENTS
 from kseri.records import record_problems
@@ -44,6 +46,10 @@ from kseri.server.settings import ServerSettings
 from kseri.server.workers import SearchPool
 
 log = logging.getLogger("kseri.server")
+
+TRY_AGAIN_LATER = 1013
+"""The WebSocket close code for a connection the server cannot serve for now (its database is
+out of reach); the client reconnects after a while."""
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 """Where the web page's files are (index.html and its assets)."""
@@ -425,6 +431,13 @@ def create_app(settings: ServerSettings) -> FastAPI:
         status = 503 if error.code == "server-error" else 409
         return JSONResponse({"error": {"code": error.code, "message": error.message}}, status_code=status)
 
+    @app.exception_handler(DBAPIError)
+    async def _unreachable_database(_request: Request, error: DBAPIError) -> JSONResponse:
+        log.warning("an HTTP request could not reach the database: %s", error.orig or error)
+        return JSONResponse({"error": {"code": "storage-unavailable", "message": "the server cannot reach "
+                                       "its database right now; nothing was changed, try again later"}},
+                            status_code=503, headers={"Retry-After": "5"})
+
     @app.exception_handler(Exception)
     async def _unexpected(_request: Request, _error: Exception) -> JSONResponse:
         log.exception("an HTTP request failed")
@@ -573,7 +586,11 @@ def create_app(settings: ServerSettings) -> FastAPI:
         try:
             with metrics.connections.track_inprogress():
                 relay: Relay | None = app.state.relay
-                owner = None if relay is None else await relay.owner_elsewhere(table_id)
+                try:
+                    owner = None if relay is None else await relay.owner_elsewhere(table_id)
+                except (DBAPIError, OSError) as error:
+                    await _unreachable(websocket, table_id, error)
+                    return
                 if relay is not None and owner is not None:
                     user = await app.state.players.websocket_user(websocket)
                     await relay.serve_socket(websocket, table_id, owner, user)
@@ -582,12 +599,23 @@ def create_app(settings: ServerSettings) -> FastAPI:
         finally:
             sockets.release(address)
 
+    async def _unreachable(websocket: WebSocket, table_id: str, error: Exception) -> None:
+        """Close a new connection whose table could not be looked up: the database is out of
+        reach (its network cut, or it is down); the client tries again later, here or elsewhere."""
+        log.warning("table %s: cannot reach the database to serve a connection: %s", table_id, error)
+        if websocket.client_state is WebSocketState.CONNECTING:
+            await websocket.accept()
+        await websocket.close(TRY_AGAIN_LATER, "the server cannot reach its database; reconnect")
+
     async def _serve_socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
         try:
             table = await tables().get(table_id)
         except Elsewhere:  # in a cluster, it moved to another process a moment ago
             await websocket.close(RESTART, RECONNECT)
+            return
+        except (DBAPIError, OSError) as error:
+            await _unreachable(websocket, table_id, error)
             return
         connection = Connection(websocket, settings, await app.state.players.websocket_user(websocket))
         handler = asyncio.current_task()

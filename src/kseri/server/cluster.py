@@ -323,7 +323,8 @@ class Cluster:
                 self.leases.owned.pop(table_id, None)
                 table = self.live.get(table_id)
                 if table is not None:
-                    self.lose(table, "this process lost the table's lease (its fence moved on); reconnect")
+                    self.lose(table, "this process lost the table's lease (it ran out, or its fence "
+                                     "moved on); reconnect")
             for hook in self.on_tick:
                 try:
                     await hook()
