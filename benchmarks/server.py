@@ -11,6 +11,7 @@ is shared and the round trips wander.
     PYTHONPATH=src python benchmarks/server.py --tables 100 --seconds 30
     PYTHONPATH=src python benchmarks/server.py --url http://127.0.0.1:8000   # a running server
     PYTHONPATH=src python benchmarks/server.py --attack        # also under attack (attack.py)
+    PYTHONPATH=src python benchmarks/server.py --trace plays.json   # each play's send time, round trip
 
 Honest players connect from 127.0.0.2 and the attackers from other loopback addresses, so the
 server's per-address limits meet the attackers alone, as they would on a real network.
@@ -51,6 +52,9 @@ class Stats:
     """Round trips of acknowledged plays, in seconds."""
 
     latencies: list[float] = field(default_factory=list)
+    sent: list[float] = field(default_factory=list)
+    """When each play was sent (``time.perf_counter()``: the system's monotonic clock on Linux,
+    the one ``stall_probe.py`` stamps the server's stalls with)."""
 
     def summary(self, elapsed: float) -> tuple[float, float, float]:
         """Plays per second, median and 99th percentile round trip in milliseconds."""
@@ -91,6 +95,7 @@ async def _play_seat(url: str, table_id: str, token: str, stats: Stats, source: 
             event = message["event"]
             if sent_at and event and event["kind"] == "play" and event["seat"] == seat:
                 stats.latencies.append(time.perf_counter() - sent_at)
+                stats.sent.append(sent_at)
                 sent_at = 0.0
             if message["table"]["status"] == "finished":
                 return True
@@ -129,10 +134,11 @@ def cpu_seconds(pid: int | None) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def measure(url: str, tables: int, seconds: float,
-                  pid: int | None = None) -> tuple[float, float, float, float]:
-    """Plays per second, median and p99 round trip (ms), and server CPU ms per play."""
-    stats = Stats()
+async def measure(url: str, tables: int, seconds: float, pid: int | None = None,
+                  stats: Stats | None = None) -> tuple[float, float, float, float]:
+    """Plays per second, median and p99 round trip (ms), and server CPU ms per play (each play
+    recorded in ``stats`` when given)."""
+    stats = Stats() if stats is None else stats
     start = time.perf_counter()
     cpu = cpu_seconds(pid)
     stop = start + seconds
@@ -181,13 +187,19 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20, help="length of the loaded run")
     parser.add_argument("--url", help="a running server to load instead of starting one")
     parser.add_argument("--attack", action="store_true", help="measure again with hostile clients beside")
+    parser.add_argument("--trace", type=Path, help="write the loaded run's plays to this JSON file: "
+                        "[send time (s, monotonic clock), round trip (ms)] each")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         process, url = (None, args.url) if args.url else start_server(Path(folder))
         try:
             pid = None if process is None else process.pid
             base = asyncio.run(measure(url, 1, min(5.0, args.seconds), pid))
-            loaded = asyncio.run(measure(url, args.tables, args.seconds, pid))
+            plays = Stats()
+            loaded = asyncio.run(measure(url, args.tables, args.seconds, pid, plays))
+            if args.trace:
+                pairs = zip(plays.sent, plays.latencies, strict=True)
+                args.trace.write_text(json.dumps([[sent, round(late * 1000, 3)] for sent, late in pairs]))
             attacked = None
             if args.attack:
                 attacked = asyncio.run(measure_under_attack(url, args.tables, args.seconds))

@@ -109,3 +109,31 @@ def test_readiness_fails_naming_the_database_when_it_is_gone(start_server: Calla
         assert httpx.get(server.http + "/healthz", timeout=10).status_code == 200  # alive all the same
     finally:
         postgres(base, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+async def test_finished_tables_leave_memory_and_never_count_against_the_cap(
+        start_server: Callable[..., Server], sqlite_url: str) -> None:
+    """A finished match nobody watches is let go after ``finished_kept`` seconds (the live
+    tables gauge falls) and loads again, unchanged, when asked for; only tables waiting or in
+    play count against ``max_live_tables``."""
+    server = start_server(sqlite_url, limits="finished_kept=1,max_live_tables=1")
+    created = server.create([human("Eleni"), bot("greedy")], rules="greek,target=30")
+    table_id = created["table"]["id"]
+    full = httpx.post(server.http + "/api/tables", json={"seats": [human(), human()]}, timeout=10)
+    assert full.status_code == 503 and full.json()["error"]["code"] == "too-many-tables"
+    player = await Client.connect(server, table_id, created["token"])
+    await player.play_until(finished)
+    shown = httpx.get(server.http + f"/api/tables/{table_id}", timeout=10).json()
+    record = httpx.get(server.http + f"/api/tables/{table_id}/record", timeout=10).text
+    waiting = server.create([human(), human()])  # the finished table leaves room for it
+    assert scrape(server)["kseri_live_tables"] == 2
+    await asyncio.sleep(2.5)
+    assert scrape(server)["kseri_live_tables"] == 2  # watched: kept
+    await player.close()
+    await until(lambda: scrape(server)["kseri_live_tables"] == 1)
+    for seat in shown["seats"]:
+        seat["connected"] = seat["kind"] == "bot"  # bots are always there; Eleni has left
+    assert httpx.get(server.http + f"/api/tables/{table_id}", timeout=10).json() == shown
+    assert httpx.get(server.http + f"/api/tables/{table_id}/record", timeout=10).text == record
+    assert scrape(server)["kseri_live_tables"] == 2  # loaded again from the database
+    assert httpx.get(server.http + f"/api/tables/{waiting['table']['id']}", timeout=10).status_code == 200

@@ -253,7 +253,8 @@ class Tables:
         """A new table; the creator takes its first person's seat (if any and ``seat_creator``)."""
         if self.cluster is not None and self.cluster.draining:
             raise ApiError(503, "restarting", "this server process is restarting; try again", retry_after=1)
-        if len(self.live) >= self.settings.limits.max_live_tables:
+        limit = self.settings.limits.max_live_tables
+        if sum(table.state.status != "finished" for table in self.live.values()) >= limit:
             raise ApiError(503, "too-many-tables", "the server holds as many tables as it can; try again "
                            "in a few minutes", retry_after=60)
         try:
@@ -307,13 +308,13 @@ class Tables:
         table.start()
         return table, creator, token
 
-    async def forget_idle(self, every: float = 60.0, after: float = 600.0) -> None:
-        """Let go of finished tables nobody watches (they load again from the database when
-        asked for), so a long-running server's memory holds the tables in play; remove tables
-        nobody joined within ``limits.waiting_expiry``."""
+    async def forget_idle(self, every: float) -> None:
+        """Let go of finished tables nobody has watched for ``limits.finished_kept`` seconds
+        (they load again from the database when asked for), so a long-running server's memory
+        holds the tables in play; remove tables nobody joined within ``limits.waiting_expiry``."""
         while True:
             await asyncio.sleep(every)
-            await self.sweep(after)
+            await self.sweep(self.settings.limits.finished_kept)
 
     async def sweep(self, after: float) -> None:
         """One pass of :meth:`forget_idle`."""
@@ -383,7 +384,7 @@ def create_app(settings: ServerSettings) -> FastAPI:
             health.checks.append(cluster_check(lambda: cluster.draining, relay.bus.redis))
             drain_on_sigterm(cluster, relay)
             log.warning("kseri cluster: this is process %s", cluster.me)
-        sweep_every = min(60.0, settings.limits.waiting_expiry / 2)
+        sweep_every = max(1.0, min(60.0, settings.limits.waiting_expiry / 2, settings.limits.finished_kept))
         forgetting = asyncio.create_task(tables.forget_idle(every=sweep_every))
         app.state.players.start()
         try:

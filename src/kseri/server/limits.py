@@ -40,6 +40,10 @@ class Limits:
     """Tables one address may open at once."""
     max_live_tables: int = 5000
     """Tables in play (or waiting) at once; past it new tables are refused for a while."""
+    finished_kept: float = 5.0
+    """Seconds a finished table nobody watches stays in memory; then it is let go, and loads
+    again from the database when asked for (a server holding every finished match pays for
+    it in memory and in ever longer pauses of the garbage collector)."""
     connections_per_address: int = 64
     """Open WebSockets from one address."""
     connections_per_seat: int = 4
