@@ -18,6 +18,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
+from redis.exceptions import RedisError
 from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketState
@@ -39,7 +40,7 @@ from kseri.server.limits import (
 from kseri.server.metrics import Health, Metrics, cluster_check, database_check
 from kseri.server.metrics import install as install_metrics
 from kseri.server.protocol import Hello, Play, ProtocolError, Ready, parse_client_message
-from kseri.server.relay import ForwardTables, Relay
+from kseri.server.relay import UNREACHABLE, ForwardTables, Relay
 from kseri.server.resign import ResignRefused, resign
 from kseri.server.room import Connection, GameTable, SeatState, hash_token, rematch_token
 from kseri.server.settings import ServerSettings
@@ -439,6 +440,12 @@ def create_app(settings: ServerSettings) -> FastAPI:
                                        "its database right now; nothing was changed, try again later"}},
                             status_code=503, headers={"Retry-After": "5"})
 
+    @app.exception_handler(RedisError)
+    async def _unreachable_redis(_request: Request, error: RedisError) -> JSONResponse:
+        log.warning("an HTTP request could not reach Redis: %s", error)
+        return JSONResponse({"error": {"code": "cluster-unavailable", "message": UNREACHABLE}},
+                            status_code=503, headers={"Retry-After": "5"})
+
     @app.exception_handler(Exception)
     async def _unexpected(_request: Request, _error: Exception) -> JSONResponse:
         log.exception("an HTTP request failed")
@@ -589,7 +596,7 @@ def create_app(settings: ServerSettings) -> FastAPI:
                 relay: Relay | None = app.state.relay
                 try:
                     owner = None if relay is None else await relay.owner_elsewhere(table_id)
-                except (DBAPIError, OSError) as error:
+                except (DBAPIError, OSError, RedisError) as error:
                     await _unreachable(websocket, table_id, error)
                     return
                 if relay is not None and owner is not None:
@@ -601,12 +608,14 @@ def create_app(settings: ServerSettings) -> FastAPI:
             sockets.release(address)
 
     async def _unreachable(websocket: WebSocket, table_id: str, error: Exception) -> None:
-        """Close a new connection whose table could not be looked up: the database is out of
-        reach (its network cut, or it is down); the client tries again later, here or elsewhere."""
-        log.warning("table %s: cannot reach the database to serve a connection: %s", table_id, error)
+        """Close a new connection whose table could not be looked up: the database (or, in a
+        cluster, Redis) is out of reach (its network cut, or it is down); the client tries again
+        later, here or elsewhere."""
+        what = "the cluster's Redis" if isinstance(error, RedisError) else "its database"
+        log.warning("table %s: cannot reach %s to serve a connection: %s", table_id, what, error)
         if websocket.client_state is WebSocketState.CONNECTING:
             await websocket.accept()
-        await websocket.close(TRY_AGAIN_LATER, "the server cannot reach its database; reconnect")
+        await websocket.close(TRY_AGAIN_LATER, f"the server cannot reach {what}; reconnect")
 
     async def _serve_socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()

@@ -18,6 +18,7 @@ import json
 import logging
 import re
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from contextlib import suppress
 from dataclasses import dataclass, field
@@ -25,6 +26,7 @@ from typing import Any
 
 from fastapi import WebSocket
 from redis.asyncio import Redis
+from redis.exceptions import RedisError
 
 from kseri.server.cluster import RECONNECT, RESTART, Cluster, Elsewhere
 from kseri.server.limits import ASGIApp, Receive, Scope, Send
@@ -53,6 +55,11 @@ _DELETE_IF_MINE = ("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.c
                    "else return 0 end")
 
 
+CUT_OFF = 1013
+"""Close code (try again later) of a relayed client when Redis cannot be reached."""
+CUT_OFF_REASON = "the server cannot reach the cluster's Redis; reconnect"
+UNREACHABLE = "this server process cannot reach the cluster's Redis right now; nothing was changed, try again"
+
 EVERYONE = "kseri:all"
 """The channel every process of the cluster listens on (changes to accounts)."""
 
@@ -65,10 +72,16 @@ def channel(process: str) -> str:
 class Bus:
     """One Redis subscription per process, and one publisher that keeps messages in order."""
 
-    def __init__(self, url: str, me: str, deliver: Callable[[dict[str, Any], str], None]) -> None:
+    def __init__(self, url: str, me: str, deliver: Callable[[dict[str, Any], str], None],
+                 settle: float) -> None:
         self.redis: Redis = Redis.from_url(url)
         self.me = me
         self.deliver = deliver
+        self.settle = settle
+        """Seconds after this process (re)subscribes during which the others are not yet judged
+        by their subscriptions (after Redis restarts, each process subscribes again in turn)."""
+        self.subscribed_at: float | None = None
+        """When the subscription last began (``time.monotonic()``); ``None`` while it is down."""
         self._out: asyncio.Queue[tuple[str, str, asyncio.Future[int] | None]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
 
@@ -96,9 +109,12 @@ class Bus:
         return heard
 
     async def alive(self, process: str) -> bool:
-        """Whether ``process`` still listens on its channel."""
+        """Whether ``process`` still listens on its channel (given the benefit of the doubt
+        while this process's own subscription is down or newer than :attr:`settle`)."""
         counts = await self.redis.pubsub_numsub(channel(process))
-        return bool(counts and counts[0][1])
+        if counts and counts[0][1]:
+            return True
+        return self.subscribed_at is None or time.monotonic() - self.subscribed_at < self.settle
 
     async def _write(self) -> None:
         while True:
@@ -111,7 +127,10 @@ class Bus:
                         pipe.publish(name, text)
                     counts = await pipe.execute()
             except Exception as error:
-                log.exception("could not publish to Redis")
+                if isinstance(error, RedisError):
+                    log.warning("could not publish to Redis: %s", error)
+                else:
+                    log.exception("could not publish to Redis")
                 for _, _, heard in batch:
                     if heard is not None and not heard.done():
                         heard.set_exception(error)
@@ -124,6 +143,8 @@ class Bus:
         while True:
             try:
                 async for message in pubsub.listen():
+                    if message["type"] == "subscribe" and self.subscribed_at is None:
+                        self.subscribed_at = time.monotonic()
                     if message["type"] != "message":
                         continue
                     text = message["data"].decode()
@@ -134,6 +155,10 @@ class Bus:
                         log.exception("a relayed message failed")
             except asyncio.CancelledError:
                 raise
+            except RedisError as error:
+                self.subscribed_at = None
+                log.warning("the Redis subscription failed (%s); subscribing again", error)
+                await asyncio.sleep(0.5)
             except Exception:
                 log.exception("the Redis subscription failed; subscribing again")
                 await asyncio.sleep(0.5)
@@ -209,7 +234,7 @@ class Relay:
 
     def __post_init__(self) -> None:
         assert self.settings.redis_url is not None
-        self.bus = Bus(self.settings.redis_url, self.cluster.me, self._deliver)
+        self.bus = Bus(self.settings.redis_url, self.cluster.me, self._deliver, self.cluster.leases.seconds)
 
     async def start(self) -> None:
         """Subscribe, and check links and remote connections at each lease renewal."""
@@ -279,6 +304,8 @@ class Relay:
                 envelope = {"op": "frame", "conn": conn_id, "binary": text is None}
                 if not await self.bus.post(owner, envelope, text or ""):
                     connection.drop(RECONNECT, RESTART)
+        except RedisError:
+            connection.drop(CUT_OFF_REASON, CUT_OFF)
         except asyncio.CancelledError:
             if not connection.dropped:
                 raise
@@ -290,7 +317,20 @@ class Relay:
 
     async def _check(self) -> None:
         """Close relayed clients whose table's owner changed, let go or hung past its lease;
-        forget remote connections whose relaying process is gone."""
+        forget remote connections whose relaying process is gone. While Redis cannot be
+        reached, nothing is relayed: every relayed client is closed (1013, try again later:
+        one that reconnects to its table's owner plays on) and every remote one forgotten."""
+        try:
+            await self._check_links()
+        except RedisError as error:
+            log.warning("cannot reach Redis (%s): %d relayed connections closed, %d remote ones forgotten",
+                        error, len(self.links), len(self.remotes))
+            for link in list(self.links.values()):
+                link.connection.drop(CUT_OFF_REASON, CUT_OFF)
+            for remote in list(self.remotes.values()):
+                remote.gone()
+
+    async def _check_links(self) -> None:
         owners = await self.cluster.leases.owners(sorted({link.table_id for link in self.links.values()}))
         alive = {owner: await self.bus.alive(owner) for owner in {link.owner for link in self.links.values()}}
         for link in list(self.links.values()):
@@ -387,6 +427,8 @@ class Relay:
                     "path": scope["path"], "query": scope.get("query_string", b"").decode("latin-1"),
                     "headers": [[k.decode("latin-1"), v.decode("latin-1")] for k, v in scope["headers"]],
                     "client": list(scope["client"]) if scope.get("client") else None}
+        error = {"code": "table-moving", "message": "the table is moving to another server process; try "
+                 "again in a moment"}
         try:
             if owner and await self.bus.post(owner, envelope, base64.b64encode(body).decode()):
                 answer, payload = await asyncio.wait_for(reply, HTTP_TIMEOUT)
@@ -396,10 +438,11 @@ class Relay:
                 return
         except TimeoutError:
             pass
+        except RedisError:
+            error = {"code": "cluster-unavailable", "message": UNREACHABLE}
         finally:
             self.replies.pop(request_id, None)
-        text = json.dumps({"error": {"code": "table-moving", "message": "the table is moving to another "
-                                     "server process; try again in a moment"}}).encode()
+        text = json.dumps({"error": error}).encode()
         await send({"type": "http.response.start", "status": 503, "headers": [
             (b"content-type", b"application/json"), (b"retry-after", b"1"),
             (b"content-length", str(len(text)).encode())]})
@@ -455,8 +498,11 @@ class Relay:
 
     async def _renew_pairing(self) -> None:
         if not self.cluster.draining:
-            await self.bus.redis.eval(_RENEW_IF_MINE, 1, PAIRING_KEY, self.cluster.me,
-                                      int(self.cluster.leases.seconds * 1000))
+            try:
+                await self.bus.redis.eval(_RENEW_IF_MINE, 1, PAIRING_KEY, self.cluster.me,
+                                          int(self.cluster.leases.seconds * 1000))
+            except RedisError as error:
+                log.warning("could not renew the seeks' key: %s", error)
 
     # -- the lobby -------------------------------------------------------------------------
 
@@ -472,6 +518,8 @@ class Relay:
                     last = text
                 else:
                     await self.bus.redis.expire(LOBBY_KEY + self.cluster.me, 10)
+            except RedisError as error:
+                log.warning("could not publish the lobby: %s", error)
             except Exception:
                 log.exception("could not publish the lobby")
             await asyncio.sleep(0.5)
