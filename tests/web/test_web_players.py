@@ -112,6 +112,38 @@ def test_sign_up_pair_play_rated_and_see_ratings_profiles_and_analysis(
     screenshot(eleni, "players-analysis")
 
 
+def test_a_quick_game_seek_waits_through_a_server_restart(
+        tmp_path: Path, new_context: ContextFactory, page_errors: PageErrors) -> None:
+    """The server forgets its seeks when it restarts (as a cluster does when the process
+    holding them stops): the page keeps looking, seeks again with the same wishes, and is
+    paired as before."""
+    server = Server(f"sqlite+aiosqlite:///{tmp_path / 'kseri.db'}",
+                    {"--bot-delay": "0.05", "--limits": LAX + ",signups_per_hour=20"}).start()
+    try:
+        eleni = page_errors.watch(new_context(DESKTOP).new_page())
+        nikos = page_errors.watch(new_context(DESKTOP).new_page())
+        sign_up(eleni, server.http, "Eleni")
+        sign_up(nikos, server.http, "Nikos")
+        for page in (eleni, nikos):
+            page.goto(f"{server.http}/")
+            page.select_option("#quick-family", "greek")
+            page.select_option("#quick-clock", "30")
+        eleni.click("#quick-find")
+        expect(eleni.locator("#quick-status")).to_contain_text("Looking for an opponent")
+        server.stop()
+        eleni.wait_for_timeout(1500)  # a poll or two fails while the server is away
+        server.start()
+        expect(nikos.locator("#seek-list")).to_contain_text("Eleni (1500): Greek, 30 s", timeout=15000)
+        expect(eleni.locator("#quick-status")).to_contain_text("Looking for an opponent")
+        nikos.click("#quick-find")
+        for page in (eleni, nikos):
+            page.wait_for_url(re.compile(r"/t/[^/#]+$"), timeout=15000)
+            expect(page.locator(".hand .card-button")).to_have_count(6)
+        assert eleni.url == nikos.url
+    finally:
+        server.stop()
+
+
 def test_a_guest_keeps_the_games_of_this_browser_and_later_games_follow_the_account(
         players_server: str, new_context: ContextFactory, page_errors: PageErrors) -> None:
     from browser_helpers import play_until, start_bot_game

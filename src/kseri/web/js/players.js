@@ -63,8 +63,9 @@ export class QuickGame {
     this.error = "";
     localStorage.setItem("kseri.quickFamily", this.family);
     localStorage.setItem("kseri.quickClock", String(this.clock));
+    const wanted = { family: this.family, clock: this.clock };
     try {
-      this.seek = await accountApi("POST", "/api/seeks", { family: this.family, clock: this.clock });
+      this.seek = await accountApi("POST", "/api/seeks", wanted);
     } catch (error) {
       this.error = error.message;
       this.render();
@@ -72,18 +73,41 @@ export class QuickGame {
     }
     this.render();
     while (this.alive && this.seek && this.seek.status === "waiting") {
+      const seek = this.seek;
+      let news;
       try {
-        this.seek = { ...(await api("GET", `/api/seeks/${this.seek.id}?wait=5`)), id: this.seek.id };
+        news = { ...(await api("GET", `/api/seeks/${seek.id}?wait=5`)), id: seek.id };
       } catch (error) {
-        this.error = error.message;
-        this.seek = null;
+        news = await this.afterFailure(error, wanted);
       }
+      if (this.seek !== seek) continue; // cancelled meanwhile
+      this.seek = news;
       this.render();
     }
     if (this.alive && this.seek && this.seek.status === "paired") {
       holdSeat(this.seek.table, this.seek.seat, this.seek.token);
       navigate(`/t/${this.seek.table}`);
     }
+  }
+
+  /** The seek to wait on after its status could not be had: the same one while the server is
+   *  out of reach or restarting; a new one with the same wishes when the server no longer knows
+   *  it (it restarted, or the process holding the seeks stopped); none on any other refusal. */
+  async afterFailure(error, wanted) {
+    if (error.status === 0 || error.status >= 500) {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      return this.seek;
+    }
+    if (error.status === 404) {
+      if (!this.seek) return null; // cancelled meanwhile
+      try {
+        return await accountApi("POST", "/api/seeks", wanted);
+      } catch (again) {
+        return this.afterFailure(again, wanted);
+      }
+    }
+    this.error = error.message;
+    return null;
   }
 
   async cancel() {
