@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import secrets
@@ -35,7 +36,7 @@ from dataclasses import dataclass, field
 import httpx
 import websockets
 
-from server import Stats, cpu_seconds, honest_address
+from server import CERTIFICATES, Stats, cpu_seconds, honest_address
 
 LIMITS = ("tables_per_minute=1000000,tables_burst=1000000,connections_per_address=1000000,"
           "max_backlog=100000,send_queue=100001")
@@ -206,7 +207,7 @@ async def open_table(servers: list[Process], number: int) -> tuple[str, str, str
     while True:
         live = [p for p in servers if p.alive()]
         try:
-            async with httpx.AsyncClient(timeout=30) as client:
+            async with httpx.AsyncClient(timeout=30, verify=CERTIFICATES) as client:
                 owner, other = live[number % len(live)], live[(number + 1) % len(live)]
                 body = {"rules": "greek", "public": False}
                 created = await client.post(f"{owner.url}/api/tables", json=body)
@@ -256,6 +257,7 @@ def cluster(postgres: str, redis_url: str | None, size: int) -> list[Process]:
 
 
 def main() -> None:
+    gc.disable()  # as in server.py: the load generator's own pauses are not the servers'
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tables", type=int, default=30, help="concurrent tables")
