@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import fcntl
 import json
+import logging
 import time
 from collections.abc import Callable
 from contextlib import suppress
@@ -42,6 +43,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 from sqlalchemy.sql.dml import Delete, Update
 
 HERE = Path(__file__).parent
+log = logging.getLogger("kseri.server")
 
 ADVISORY_LOCK = 0x6B7365726901
 """The PostgreSQL advisory lock a single-process server holds on its database."""
@@ -49,6 +51,15 @@ ADVISORY_LOCK = 0x6B7365726901
 
 class DatabaseUnavailable(Exception):
     """The database cannot serve this process; the message says why, in one sentence."""
+
+
+class HoldLost(DatabaseUnavailable):
+    """A write refused because this process no longer holds the database's lock (its
+    connection ended): until it takes the lock again, another ``kseri serve`` might hold it."""
+
+
+HOLD_CHECK = 1.0
+"""Seconds between checks that the connection holding PostgreSQL's advisory lock still lives."""
 
 
 class FenceLost(Exception):
@@ -161,6 +172,11 @@ class Store:
         self._connection: AsyncConnection | None = None
         self._lock_file: IO[str] | None = None
         self._lock_connection: AsyncConnection | None = None
+        self._holding: asyncio.Task[None] | None = None
+        self.hold_lost: str | None = None
+        """Why this process does not hold the database now (its lock's connection ended, and
+        the lock could not be taken again yet); ``None`` while it does. Writes are refused
+        meanwhile."""
         self.on_commit: Callable[[Batch, float], None] | None = None
         """Told of each commit of the writer: what it wrote and how many seconds it took
         (``server/metrics.py``)."""
@@ -190,7 +206,38 @@ class Store:
             cause = getattr(error, "orig", None) or error
             raise DatabaseUnavailable(f"cannot use the database {where}: {cause}") from None
         store._writer = asyncio.create_task(store._write_forever())
+        if store._lock_connection is not None:
+            store._holding = asyncio.create_task(store._keep_hold(url, shared))
         return store
+
+    async def _keep_hold(self, url: str, shared: bool) -> None:
+        """Check the advisory lock's connection every :data:`HOLD_CHECK` seconds; when it has
+        ended (the lock with it), refuse writes until the lock is taken again."""
+        while True:
+            await asyncio.sleep(HOLD_CHECK)
+            if self._lock_connection is not None:
+                try:
+                    await self._lock_connection.execute(text("SELECT 1"))
+                    await self._lock_connection.commit()
+                    continue
+                except Exception as error:
+                    self.hold_lost = ("this process lost its hold on the database (the connection "
+                                      "holding its lock ended); it writes nothing until it holds it again")
+                    log.warning("%s: %s", self.hold_lost, error)
+                    with suppress(Exception):
+                        await self._lock_connection.invalidate()
+                    self._lock_connection = None
+            try:
+                await self._take(url, shared)
+            except DatabaseUnavailable as refused:
+                if self.hold_lost != str(refused):
+                    log.error("cannot take the database's lock again: %s", refused)
+                self.hold_lost = str(refused)
+            except Exception as error:  # the database is out of reach: try again next time
+                log.warning("cannot take the database's lock again yet: %s", error)
+            else:
+                self.hold_lost = None
+                log.warning("this process holds the database's lock again")
 
     async def _take(self, url: str, shared: bool) -> None:
         """Hold the database for this process: a lock on a file beside an SQLite database, an
@@ -221,6 +268,7 @@ class Store:
             connection = await self.engine.connect()
             take = "pg_try_advisory_lock_shared" if shared else "pg_try_advisory_lock"
             held = await connection.scalar(text(f"SELECT {take}(:key)"), {"key": ADVISORY_LOCK})
+            await connection.commit()  # the lock outlives the transaction; the session idles
             if not held:
                 await connection.close()
                 if shared:
@@ -236,6 +284,8 @@ class Store:
 
     async def close(self) -> None:
         """Finish queued writes and disconnect."""
+        if self._holding is not None:
+            self._holding.cancel()
         if self._writer is not None:
             await self._queue.join()
             self._writer.cancel()
@@ -285,6 +335,8 @@ class Store:
     async def _commit(self, batch: Batch) -> None:
         # the writer keeps one connection: no pool check-out and reset per transaction
         started = time.perf_counter()
+        if self.hold_lost is not None:
+            raise HoldLost(self.hold_lost)
         if self._connection is None:
             self._connection = await self.engine.connect()
         connection = self._connection

@@ -108,6 +108,8 @@ def database_check(store: db.Store) -> ReadinessCheck:
     """A readiness check that the database answers a query."""
 
     async def database_reachable() -> str | None:
+        if store.hold_lost is not None:
+            return store.hold_lost
         try:
             async with store.engine.connect() as connection:
                 await connection.execute(text("SELECT 1"))
