@@ -27,7 +27,7 @@ from kseri.agents import AGENTS
 from kseri.records import record_problems
 from kseri.rules import PRESET_SOURCES, PRESETS, Rules, RulesError
 from kseri.server import db, players
-from kseri.server.cluster import RECONNECT, RESTART, Cluster, Elsewhere, Leases
+from kseri.server.cluster import RECONNECT, RESTART, TRY_AGAIN_LATER, Cluster, Elsewhere, Leases
 from kseri.server.learn import router as learn_router
 from kseri.server.limits import (
     BodyLimit,
@@ -40,17 +40,13 @@ from kseri.server.limits import (
 from kseri.server.metrics import Health, Metrics, cluster_check, database_check
 from kseri.server.metrics import install as install_metrics
 from kseri.server.protocol import Hello, Play, ProtocolError, Ready, parse_client_message
-from kseri.server.relay import UNREACHABLE, ForwardTables, Relay
+from kseri.server.relay import CUT_OFF, UNREACHABLE, ForwardTables, Relay
 from kseri.server.resign import ResignRefused, resign
 from kseri.server.room import Connection, GameTable, SeatState, hash_token, rematch_token
 from kseri.server.settings import ServerSettings
 from kseri.server.workers import SearchPool
 
 log = logging.getLogger("kseri.server")
-
-TRY_AGAIN_LATER = 1013
-"""The WebSocket close code for a connection the server cannot serve for now (its database is
-out of reach); the client reconnects after a while."""
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 """Where the web page's files are (index.html and its assets)."""
@@ -611,11 +607,11 @@ def create_app(settings: ServerSettings) -> FastAPI:
         """Close a new connection whose table could not be looked up: the database (or, in a
         cluster, Redis) is out of reach (its network cut, or it is down); the client tries again
         later, here or elsewhere."""
-        what = "the cluster's Redis" if isinstance(error, RedisError) else "its database"
-        log.warning("table %s: cannot reach %s to serve a connection: %s", table_id, what, error)
+        log.warning("table %s: cannot serve a connection: %s", table_id, error)
         if websocket.client_state is WebSocketState.CONNECTING:
             await websocket.accept()
-        await websocket.close(TRY_AGAIN_LATER, f"the server cannot reach {what}; reconnect")
+        why = CUT_OFF if isinstance(error, RedisError) else "the server cannot reach its database; reconnect"
+        await websocket.close(TRY_AGAIN_LATER, why)
 
     async def _serve_socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()

@@ -49,6 +49,9 @@ RECONNECT = "the table moved to another server process; reconnect"
 """The reason given with close code 1012 to connections of a table this process let go."""
 RESTART = 1012
 """The WebSocket close code that asks a client to reconnect (``Service Restart``)."""
+TRY_AGAIN_LATER = 1013
+"""The WebSocket close code for a connection this process cannot serve for now (its database,
+or the cluster's Redis, is out of reach); the client reconnects after a while, here or elsewhere."""
 
 
 class RedisUnavailable(db.DatabaseUnavailable):

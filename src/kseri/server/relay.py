@@ -28,7 +28,7 @@ from fastapi import WebSocket
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
-from kseri.server.cluster import RECONNECT, RESTART, Cluster, Elsewhere
+from kseri.server.cluster import RECONNECT, RESTART, TRY_AGAIN_LATER, Cluster, Elsewhere
 from kseri.server.limits import ASGIApp, Receive, Scope, Send
 from kseri.server.protocol import ProtocolError
 from kseri.server.room import Connection, GameTable
@@ -55,9 +55,9 @@ _DELETE_IF_MINE = ("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.c
                    "else return 0 end")
 
 
-CUT_OFF = 1013
-"""Close code (try again later) of a relayed client when Redis cannot be reached."""
-CUT_OFF_REASON = "the server cannot reach the cluster's Redis; reconnect"
+CUT_OFF = "the server cannot reach the cluster's Redis; reconnect"
+"""Why a relayed client is closed (with :data:`~kseri.server.cluster.TRY_AGAIN_LATER`) while
+Redis cannot be reached."""
 UNREACHABLE = "this server process cannot reach the cluster's Redis right now; nothing was changed, try again"
 
 EVERYONE = "kseri:all"
@@ -305,7 +305,7 @@ class Relay:
                 if not await self.bus.post(owner, envelope, text or ""):
                     connection.drop(RECONNECT, RESTART)
         except RedisError:
-            connection.drop(CUT_OFF_REASON, CUT_OFF)
+            connection.drop(CUT_OFF, TRY_AGAIN_LATER)
         except asyncio.CancelledError:
             if not connection.dropped:
                 raise
@@ -326,7 +326,7 @@ class Relay:
             log.warning("cannot reach Redis (%s): %d relayed connections closed, %d remote ones forgotten",
                         error, len(self.links), len(self.remotes))
             for link in list(self.links.values()):
-                link.connection.drop(CUT_OFF_REASON, CUT_OFF)
+                link.connection.drop(CUT_OFF, TRY_AGAIN_LATER)
             for remote in list(self.remotes.values()):
                 remote.gone()
 

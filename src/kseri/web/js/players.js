@@ -92,7 +92,8 @@ export class QuickGame {
 
   /** The seek to wait on after its status could not be had: the same one while the server is
    *  out of reach or restarting; a new one with the same wishes when the server no longer knows
-   *  it (it restarted, or the process holding the seeks stopped); none on any other refusal. */
+   *  it (it restarted, or the process holding the seeks stopped) and this player has no other
+   *  (a newer seek, from another tab, replaces it: that one waits); none on any other refusal. */
   async afterFailure(error, wanted) {
     if (error.status === 0 || error.status >= 500) {
       await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -101,7 +102,10 @@ export class QuickGame {
     if (error.status === 404) {
       if (!this.seek) return null; // cancelled meanwhile
       try {
-        return await accountApi("POST", "/api/seeks", wanted);
+        const me = currentAccount() && currentAccount().username;
+        if (!(await api("GET", "/api/seeks")).seeks.some((seek) => seek.username === me)) {
+          return await accountApi("POST", "/api/seeks", wanted);
+        }
       } catch (again) {
         return this.afterFailure(again, wanted);
       }
