@@ -212,8 +212,11 @@ class Tables:
         :class:`~kseri.server.cluster.Elsewhere` when another process holds it (and is not
         ``gone``: see :meth:`~kseri.server.cluster.Leases.acquire`)."""
         table = self.live.get(table_id)
-        if table is not None or len(table_id) > 40:
+        if table is not None:
+            table.touched = time.monotonic()  # asked for: not let go while a connection joins it
             return table
+        if len(table_id) > 40:
+            return None
         async with self._loading:
             if table_id in self.live:
                 return self.live[table_id]

@@ -390,6 +390,7 @@ class Relay:
         if table is None or self.cluster.draining:
             remote.drop(RECONNECT, RESTART)
             return
+        table.touched = time.monotonic()  # not let go while the connection joins it
         self.remotes[remote.conn_id] = remote
         self._spawn(self._serve_remote(table, remote))
 
