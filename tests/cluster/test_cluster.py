@@ -4,6 +4,7 @@ on loopback sharing a real PostgreSQL and a real Redis."""
 from __future__ import annotations
 
 import asyncio
+import re
 import signal
 import subprocess
 import sys
@@ -13,7 +14,7 @@ from typing import Any
 
 import httpx
 from clusterkit import Cluster, Player, acknowledged, both, spectated, two_player_table, verified_record
-from serverkit import Client, audit, finished
+from serverkit import Client, audit, bot, finished
 
 
 def test_a_match_whose_players_are_on_different_processes(start_cluster: Callable[..., Cluster]) -> None:
@@ -198,3 +199,24 @@ def test_relayed_connections_count_in_presence_and_leave(start_cluster: Callable
         await ana.presence_until(ben_connected(False))
 
     asyncio.run(comings_and_goings())
+
+
+def test_a_finished_table_let_go_is_served_by_its_lease_holder(start_cluster: Callable[..., Cluster]) -> None:
+    """A finished table its owner has just let go of (its lease not yet released: the moment
+    between the two) is loaded again by that owner when another process relays a spectator
+    to it, instead of sending the spectator to reconnect."""
+    cluster = start_cluster(2, limits="finished_kept=1")
+    owner = cluster.servers[0]
+    table_id = owner.create([bot("random"), bot("greedy")])["table"]["id"]
+    deadline = time.monotonic() + 60
+    while cluster.rows("SELECT owner FROM leases l JOIN tables t ON t.id = l.table_id "
+                       "WHERE l.table_id = $1 AND t.finished AND l.owner IS NULL", table_id) == []:
+        assert time.monotonic() < deadline, "the finished table was never let go"
+        time.sleep(0.2)
+    me = re.search(r"this is process (\S+)", owner.output())
+    assert me is not None
+    cluster.rows("UPDATE leases SET owner = $1, expires_at = extract(epoch from clock_timestamp()) + 30 "
+                 "WHERE table_id = $2", me[1], table_id)
+    history = asyncio.run(spectated(cluster, table_id))  # through the other process, relayed
+    assert finished(history[-1])
+    assert cluster.owner(table_id) is owner

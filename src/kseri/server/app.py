@@ -321,11 +321,14 @@ class Tables:
         now = time.monotonic()
         for table_id, table in list(self.live.items()):
             if table.idle(now, after):
-                table.stop()
-                del self.live[table_id]
-                if self.cluster is not None:
-                    with suppress(Exception):
-                        await self.cluster.leases.release([table_id])
+                async with self._loading:  # asked for again meanwhile: loaded after its lease is let go
+                    if not table.idle(now, after) or self.live.get(table_id) is not table:
+                        continue
+                    table.stop()
+                    del self.live[table_id]
+                    if self.cluster is not None:
+                        with suppress(Exception):
+                            await self.cluster.leases.release([table_id])
             elif table.unjoined(time.time(), self.settings.limits.waiting_expiry):
                 try:
                     await self.store.delete_table(table_id)

@@ -27,6 +27,7 @@ from typing import Any
 from fastapi import WebSocket
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
+from sqlalchemy.exc import DBAPIError
 
 from kseri.server.cluster import RECONNECT, RESTART, TRY_AGAIN_LATER, Cluster, Elsewhere
 from kseri.server.limits import ASGIApp, Receive, Scope, Send
@@ -386,19 +387,23 @@ class Relay:
     def _open(self, envelope: dict[str, Any]) -> None:
         remote = RemoteConnection(self.bus, envelope["from"], envelope["conn"], self.settings,
                                   envelope["user"])
-        table = self.tables().live.get(envelope["table"])
-        if table is None or self.cluster.draining:
+        if self.cluster.draining:
             remote.drop(RECONNECT, RESTART)
             return
-        table.touched = time.monotonic()  # not let go while the connection joins it
         self.remotes[remote.conn_id] = remote
-        self._spawn(self._serve_remote(table, remote))
+        self._spawn(self._serve_remote(envelope["table"], remote))
 
-    async def _serve_remote(self, table: GameTable, remote: RemoteConnection) -> None:
+    async def _serve_remote(self, table_id: str, remote: RemoteConnection) -> None:
         handler = asyncio.current_task()
         assert handler is not None
         remote.on_drop = handler.cancel
+        table: GameTable | None = None
         try:
+            with suppress(Elsewhere, DBAPIError, OSError):  # a finished table let go a moment ago loads again
+                table = await self.tables().get(table_id)
+            if table is None:
+                remote.drop(RECONNECT, RESTART)
+                return
             while (frame := await remote.inbox.get()) is not None:
                 try:
                     await self.answer(table, remote, frame, self.settings)
@@ -409,7 +414,8 @@ class Relay:
                 raise
         finally:
             self.remotes.pop(remote.conn_id, None)
-            await table.leave(remote)
+            if table is not None:
+                await table.leave(remote)
 
     # -- HTTP about a table owned elsewhere --------------------------------------------------
 
