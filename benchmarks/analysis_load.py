@@ -52,7 +52,7 @@ async def analyse_all(url: str, ids: list[str], stop: float) -> int:
 
 
 async def loaded(url: str, tables: int, seconds: float,
-                 ids: list[str]) -> tuple[tuple[float, float, float], int]:
+                 ids: list[str]) -> tuple[tuple[float, float, float, float, float], int]:
     stop = time.perf_counter() + seconds
     figures, analysed = await asyncio.gather(measure(url, tables, seconds), analyse_all(url, ids, stop))
     return figures, analysed

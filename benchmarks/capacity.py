@@ -132,7 +132,7 @@ def main() -> None:
             loads = []
             for tables in args.load_tables:
                 plays, commits = metric(url, "kseri_plays_total"), metric(url, "kseri_commit_seconds_count")
-                rate, _, p99, cpu = asyncio.run(measure(url, tables, args.seconds, process.pid))
+                rate, _, p99, cpu, _ = asyncio.run(measure(url, tables, args.seconds, process.pid))
                 plays = metric(url, "kseri_plays_total") - plays
                 commits = metric(url, "kseri_commit_seconds_count") - commits
                 loads.append((tables, rate, p99, cpu, commits / max(1.0, plays)))

@@ -5,7 +5,8 @@ Prints plays per second and a play's round trip (from sending ``play`` to receiv
 state that shows it): median and 99th percentile, for one table alone (the baseline) and for
 the loaded server, side by side; and the server process's CPU time per play (user and system,
 from /proc, when the script starts the server itself), the figure that holds when the machine
-is shared and the round trips wander.
+is shared and the round trips wander, beside this load generator's own (on one machine the
+two share the cores, and the round trips count the load generator's waits too).
 
     PYTHONPATH=src python benchmarks/server.py                 # 60 tables, 20 s
     PYTHONPATH=src python benchmarks/server.py --tables 100 --seconds 30
@@ -36,6 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
+import orjson
 import websockets
 from attack import attack
 
@@ -91,7 +93,7 @@ async def _play_seat(url: str, table_id: str, token: str, stats: Stats, source: 
         sent_at = 0.0
         readied = -1
         async for text in ws:
-            message = json.loads(text)
+            message = orjson.loads(text)  # the load generator's main cost: keep it small
             if message["type"] == "welcome":
                 seat = message["seat"]
                 continue
@@ -142,20 +144,21 @@ def cpu_seconds(pid: int | None) -> float:
 
 
 async def measure(url: str, tables: int, seconds: float, pid: int | None = None,
-                  stats: Stats | None = None) -> tuple[float, float, float, float]:
-    """Plays per second, median and p99 round trip (ms), and server CPU ms per play (each play
-    recorded in ``stats`` when given)."""
+                  stats: Stats | None = None) -> tuple[float, float, float, float, float]:
+    """Plays per second, median and p99 round trip (ms), and the server's and this load
+    generator's CPU ms per play (each play recorded in ``stats`` when given)."""
     stats = Stats() if stats is None else stats
     start = time.perf_counter()
-    cpu = cpu_seconds(pid)
+    cpu, own = cpu_seconds(pid), time.process_time()
     stop = start + seconds
     await asyncio.gather(*(table_loop(url, stats, stop) for _ in range(tables)))
-    cpu = cpu_seconds(pid) - cpu
-    return (*stats.summary(time.perf_counter() - start), cpu * 1000 / max(1, len(stats.latencies)))
+    plays = max(1, len(stats.latencies))
+    cpu, own = cpu_seconds(pid) - cpu, time.process_time() - own
+    return (*stats.summary(time.perf_counter() - start), cpu * 1000 / plays, own * 1000 / plays)
 
 
 async def measure_under_attack(url: str, tables: int,
-                               seconds: float) -> tuple[tuple[float, float, float, float], str]:
+                               seconds: float) -> tuple[tuple[float, float, float, float, float], str]:
     """The honest figures while every attacker of ``attack.py`` runs; and what they did."""
     async with httpx.AsyncClient(timeout=30) as client:
         bots = {"kind": "bot", "level": "greedy"}
@@ -218,11 +221,13 @@ def main() -> None:
                 process.terminate()
                 process.wait(10)
     print(f"kseri server, SQLite, durable commits, {os.cpu_count()} cores; client and server on one machine")
-    print(f"{'':>22} {'plays/s':>9} {'median ms':>10} {'p99 ms':>8} {'server CPU ms/play':>19}")
-    for label, (rate, median, p99, cpu) in (("1 table (baseline)", base), (f"{args.tables} tables", loaded)):
-        print(f"{label:>22} {rate:9.0f} {median:10.1f} {p99:8.1f} {cpu:19.2f}")
+    print(f"{'':>22} {'plays/s':>9} {'median ms':>10} {'p99 ms':>8} {'server CPU ms/play':>19} "
+          f"{'client CPU ms/play':>19}")
+    rows = (("1 table (baseline)", base), (f"{args.tables} tables", loaded))
+    for label, (rate, median, p99, cpu, own) in rows:
+        print(f"{label:>22} {rate:9.0f} {median:10.1f} {p99:8.1f} {cpu:19.2f} {own:19.2f}")
     if attacked is not None:
-        (rate, median, p99, _), seen = attacked
+        (rate, median, p99, _, _), seen = attacked
         print(f"{f'{args.tables} under attack':>22} {rate:9.0f} {median:10.1f} {p99:8.1f}")
         print(f"the attackers: {seen}")
 

@@ -63,10 +63,15 @@ def play_to_json(play: PublicPlay) -> dict[str, Any]:
             "marks": [_mark(m) for m in play.marks]}
 
 
-def view_to_json(view: View) -> dict[str, Any]:
-    """Everything in a view, as JSON-ready values."""
+def view_to_json(view: View, shared: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Everything in a view, as JSON-ready values (``shared``: the values of ``rules``,
+    ``plays`` and ``round_results``, which every seat sees alike, from the caller: a server
+    encodes them once for every seat)."""
+    if shared is None:
+        shared = {"rules": view.rules.options(), "plays": [play_to_json(p) for p in view.plays],
+                  "round_results": [result_to_json(r) for r in view.round_results]}
     return {
-        "rules": view.rules.options(),
+        "rules": shared["rules"],
         "seat": view.seat,
         "side": view.side,
         "phase": view.phase.value,
@@ -84,11 +89,11 @@ def view_to_json(view: View) -> dict[str, Any]:
         "stock_size": view.stock_size,
         "captured_sizes": list(view.captured_sizes),
         "marks": [[_mark(m) for m in marks] for marks in view.marks],
-        "plays": [play_to_json(p) for p in view.plays],
+        "plays": shared["plays"],
         "last_capturer": view.last_capturer,
         "totals": list(view.totals),
         "target": view.target,
-        "round_results": [result_to_json(r) for r in view.round_results],
+        "round_results": shared["round_results"],
         "winner": view.winner,
     }
 

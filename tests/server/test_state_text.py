@@ -1,9 +1,10 @@
-"""The state message's parts turned into JSON once and spliced in (``server/jsontext.py``) are
+"""The state message's parts turned into JSON once and spliced in (``orjson.Fragment``) are
 byte for byte what encoding each seat's view, the fairness record and the round's history
 whole gives, at every moment of whole matches, for every seat and for spectators."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -11,8 +12,7 @@ import pytest
 from kseri.engine import Phase
 from kseri.rules import Rules
 from kseri.server.db import dumps
-from kseri.server.jsontext import spliced
-from kseri.server.room import Event, GameState, RoundSecret
+from kseri.server.room import Event, GameState, RoundSecret, StateText
 from kseri.views import view_to_json
 
 
@@ -64,9 +64,16 @@ def test_spliced_texts_equal_the_whole_encoding_through_a_match(preset: str, see
             assert state.view_text(0) == whole_view(state, 0)  # asked again: the cached parts hold
 
 
-def test_spliced_keeps_the_keys_order_and_adds_nothing() -> None:
-    data = {"a": [1, "é"], "b": None, "c": {"d": 2}, "e": 3}
-    expected = '{"a":[1,"\\u00e9"],"b":"x","c":{"d":2},"e":[4]}'
-    assert spliced(data, {"b": '"x"', "e": "[4]", "z": "5"}) == expected
-    assert spliced(data, {}) == dumps(data)
-    assert spliced({}, {"a": "1"}) == "{}"
+def test_a_state_message_equals_its_whole_encoding() -> None:
+    state = GameState("table", Rules.preset("greek"), [RoundSecret.fresh(0)])
+    state.apply(Event(1, "round-start", data={"round": 0, "cut": ""}))
+    match = state.match
+    assert match is not None
+    shown = state.apply(Event(2, "play", match.turn, str(match.legal_plays()[0])))
+    table, deadline = {"id": "table", "seats": [{"name": "Ξένια"}]}, {"at": 1.5, "now": 1.0}
+    moment = StateText(table, state, deadline)
+    for seat in (None, 0, 1):
+        whole = {"type": "state", "seq": 2, "table": table, "view": json.loads(whole_view(state, seat)),
+                 "event": shown, "fairness": state.fairness(), "turn_deadline": deadline,
+                 "history": state.history.to_json()}
+        assert moment.message(2, shown, seat) == dumps(whole)

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from orjson import Fragment
+
 from kseri.engine import Match, Phase
 from kseri.server.db import dumps
-from kseri.server.jsontext import spliced
 
 AUTO_REASONS = ("clock", "standin")
 """Why the server played a person's card: their turn clock ran out, or they were away."""
@@ -66,7 +67,7 @@ class RoundHistory:
         if data is None:
             return "null"
         self._play_texts.extend(dumps(play) for play in self.plays[len(self._play_texts):])
-        return spliced(data, {"plays": "[" + ",".join(self._play_texts) + "]"})
+        return dumps(data | {"plays": Fragment("[" + ",".join(self._play_texts) + "]")})
 
 
 def auto_reason(seat_kind: str, clock_ran_out: bool) -> str | None:

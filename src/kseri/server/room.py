@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import dataclasses
 import hashlib
 import hmac
 import json
@@ -24,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fastapi import WebSocket
+from orjson import Fragment
 
 from kseri.cards import Card, CardError
 from kseri.engine import Deal, IllegalPlayError, Match, Phase, View
@@ -32,7 +32,6 @@ from kseri.records import record_from_match
 from kseri.rules import Rules
 from kseri.server import db
 from kseri.server.history import RoundHistory, auto_reason
-from kseri.server.jsontext import spliced
 from kseri.server.limits import TokenBucket
 from kseri.server.protocol import PROTOCOL, Hello, Hint, Ping, Play, ProtocolError, Ready
 from kseri.server.settings import ServerSettings
@@ -119,9 +118,9 @@ class GameState:
         """A rated match abandoned: the seat that forfeited it and the side that won."""
         self.history = RoundHistory()
         # JSON texts shared by every seat's view and by many moments in a row (view_text)
-        self._rules_text = db.dumps(rules.options())
-        self._results_text = (0, "[]")
-        self._plays_text: tuple[tuple[int, int], str] = ((-1, 0), "[]")
+        self._rules_text = Fragment(db.dumps(rules.options()))
+        self._results_text = (0, Fragment("[]"))
+        self._plays_text: tuple[tuple[int, int], Fragment] = ((-1, 0), Fragment("[]"))
         self._play_texts: list[str] = []
         self._fairness_text: tuple[tuple[int, str], str] = ((-2, ""), "")
 
@@ -215,23 +214,23 @@ class GameState:
         if match is None:
             return "null"
         view = match.view(0 if seat is None else seat)
-        data = view_to_json(dataclasses.replace(view, plays=(), round_results=()))
-        if seat is None:
-            data.update(seat=None, side=None, hand=[], face_down_seen=[])
         if self._results_text[0] != len(view.round_results):
             self._results_text = (len(view.round_results),
-                                  db.dumps([result_to_json(r) for r in view.round_results]))
-        return spliced(data, {"rules": self._rules_text, "plays": self._round_plays_text(view),
-                              "round_results": self._results_text[1]})
+                                  Fragment(db.dumps([result_to_json(r) for r in view.round_results])))
+        data = view_to_json(view, {"rules": self._rules_text, "plays": self._round_plays_text(view),
+                                   "round_results": self._results_text[1]})
+        if seat is None:
+            data.update(seat=None, side=None, hand=[], face_down_seen=[])
+        return db.dumps(data)
 
-    def _round_plays_text(self, view: View) -> str:
+    def _round_plays_text(self, view: View) -> Fragment:
         """The JSON text of ``view``'s plays (the round's, public), each play encoded once."""
         key = (view.round_index, len(view.plays))
         if self._plays_text[0] != key:
             if self._plays_text[0][0] != view.round_index or len(self._play_texts) > len(view.plays):
                 self._play_texts = []
             self._play_texts.extend(db.dumps(play_to_json(p)) for p in view.plays[len(self._play_texts):])
-            self._plays_text = (key, "[" + ",".join(self._play_texts) + "]")
+            self._plays_text = (key, Fragment("[" + ",".join(self._play_texts) + "]"))
         return self._plays_text[1]
 
     def fairness_text(self) -> str:
@@ -265,25 +264,27 @@ class GameState:
 
 
 class StateText:
-    """The ``state`` messages of one moment of a table, each shared part turned into JSON once."""
+    """The ``state`` messages of one moment of a table, each shared part turned into JSON once
+    and spliced in (as an ``orjson.Fragment``) byte for byte."""
 
     def __init__(self, table: dict[str, Any], state: GameState,
                  turn_deadline: dict[str, float] | None) -> None:
-        self._table = db.dumps(table)
-        self._deadline = db.dumps(turn_deadline)
-        self._fairness = state.fairness_text()
-        self._history = state.history.to_text()
+        self._table = Fragment(db.dumps(table))
+        self._fairness = Fragment(state.fairness_text())
+        self._history = Fragment(state.history.to_text())
+        self._deadline = turn_deadline
         self._state = state
-        self._views: dict[int | None, str] = {}
+        self._views: dict[int | None, Fragment] = {}
 
-    def message(self, seq: int, event: dict[str, Any] | None, seat: int | None) -> str:
-        """The ``state`` message for a connection of ``seat`` (``None``: a spectator)."""
+    def message(self, seq: int, event: dict[str, Any] | Fragment | None, seat: int | None) -> str:
+        """The ``state`` message for a connection of ``seat`` (``None``: a spectator), after
+        ``event`` (as :meth:`GameState.apply` shows it)."""
         view = self._views.get(seat)
         if view is None:
-            view = self._views[seat] = self._state.view_text(seat)
-        return (f'{{"type":"state","seq":{seq},"table":{self._table},"view":{view},'
-                f'"event":{db.dumps(event)},"fairness":{self._fairness},"turn_deadline":{self._deadline},'
-                f'"history":{self._history}}}')
+            view = self._views[seat] = Fragment(self._state.view_text(seat))
+        return db.dumps({"type": "state", "seq": seq, "table": self._table, "view": view, "event": event,
+                         "fairness": self._fairness, "turn_deadline": self._deadline,
+                         "history": self._history})
 
 
 class Connection:
@@ -847,8 +848,9 @@ class GameTable:
     def _broadcast(self, applied: list[tuple[Event, dict[str, Any]]]) -> None:
         moment = StateText(self.table_json(), self.state, self.turn_deadline())
         for event, shown in applied:
+            encoded = Fragment(db.dumps(shown))
             for connection in self.connections:
-                connection.send_text(moment.message(event.seq, shown, connection.seat))
+                connection.send_text(moment.message(event.seq, encoded, connection.seat))
 
     async def record_rematch(self, rematch_id: str) -> None:
         """Store and announce where the rematch is (the caller holds :attr:`lock`)."""
