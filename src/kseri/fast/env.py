@@ -202,7 +202,9 @@ def _expert_choice(cfg: NDArray[np.int64], table: NDArray[np.int64], holds: NDAr
                    lengths: NDArray[np.int64], pile: NDArray[np.int64], dealt: NDArray[np.int8],
                    centre: NDArray[np.int8], public: NDArray[np.bool_], public_rank: NDArray[np.int64],
                    unseen: NDArray[np.int64], seat: int) -> int:
-    """The position of ``ExpertAgent``'s play in ``hands[seat]`` (as in ``kernels.play_round``)."""
+    """The position of ``ExpertAgent``'s play in ``hands[seat]`` (as in ``kernels.play_round``,
+    whose copy stays inline: a call to a shared function there cost its expert rounds 20 to 30 %
+    in ``benchmarks/fast.py``, even with numba's ``inline="always"``)."""
     players = cfg[PLAYERS]
     per_batch = players * cfg[BATCH_SIZE]
     length = lengths[seat]
