@@ -102,7 +102,7 @@ export class QuickGame {
     if (error.status === 404) {
       if (!this.seek) return null; // cancelled meanwhile
       try {
-        const me = currentAccount() && currentAccount().username;
+        const me = currentAccount()?.username;
         if (!(await api("GET", "/api/seeks")).seeks.some((seek) => seek.username === me)) {
           return await accountApi("POST", "/api/seeks", wanted);
         }
