@@ -360,17 +360,19 @@ class _Config:
         ]
 
 
-_CONFIGS: dict[int, tuple[Rules, _Config]] = {}
+_CONFIGS: dict[Rules, _Config] = {}
 
 
 def _config(rules: Rules) -> _Config:
-    """The :class:`_Config` of ``rules``, cached by identity (the entry keeps ``rules`` alive)."""
-    entry = _CONFIGS.get(id(rules))
-    if entry is None or entry[0] is not rules:
+    """The :class:`_Config` of ``rules``, cached by value: the matches of equal rules share one
+    (a server's tables each read their rules apart; a config per table would keep a few hundred
+    objects more per table alive, each walked by every full pass of the cycle collector)."""
+    config = _CONFIGS.get(rules)
+    if config is None:
         if len(_CONFIGS) >= 64:
             _CONFIGS.clear()
-        entry = _CONFIGS[id(rules)] = (rules, _Config(rules))
-    return entry[1]
+        config = _CONFIGS[rules] = _Config(rules)
+    return config
 
 
 _DEFAULT_RULES: Final = Rules()

@@ -12,6 +12,7 @@ import fcntl
 import logging
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,7 +38,7 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.engine import Dialect, make_url
+from sqlalchemy.engine import Dialect, Engine, create_engine, make_url
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.sql.dml import Delete, Update
@@ -162,6 +163,20 @@ def _upgrade(connection: Connection) -> None:
     command.upgrade(config, "head")
 
 
+def _write_batch(connection: Connection, batch: Batch) -> None:
+    """Commit ``batch`` in one transaction: its fence checks first, then its rows and updates."""
+    with connection.begin():
+        for _, check in sorted(batch.checks, key=lambda keyed: keyed[0]):
+            if connection.execute(check).rowcount != 1:
+                raise FenceLost("a table's lease is no longer this process's")
+        for table in _INSERT_ORDER:
+            rows = batch.rows.get(table.name)
+            if rows:
+                connection.execute(table.insert(), rows)
+        for statement in batch.updates:
+            connection.execute(statement)
+
+
 class Store:
     """The server's database: open it with :meth:`open`, write with :meth:`write`."""
 
@@ -170,6 +185,10 @@ class Store:
         self._queue: asyncio.Queue[tuple[Batch, asyncio.Future[None]]] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
         self._connection: AsyncConnection | None = None
+        self._thread_engine: Engine | None = None
+        """SQLite: the writer's own synchronous engine, used from :attr:`_thread` alone."""
+        self._thread_connection: Connection | None = None
+        self._thread: ThreadPoolExecutor | None = None
         self._lock_file: IO[str] | None = None
         self._lock_connection: AsyncConnection | None = None
         self._holding: asyncio.Task[None] | None = None
@@ -193,6 +212,8 @@ class Store:
             await store._take(url, shared)
             if engine.dialect.name == "sqlite":
                 event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+                if store._lock_file is not None:  # a file, which a second connection shares
+                    store._write_in_a_thread(url)
             async with engine.begin() as connection:
                 if shared:  # the cluster's processes migrate one at a time
                     await connection.execute(text("SELECT pg_advisory_xact_lock(:key)"),
@@ -209,6 +230,15 @@ class Store:
         if store._lock_connection is not None:
             store._holding = asyncio.create_task(store._keep_hold(url, shared))
         return store
+
+    def _write_in_a_thread(self, url: str) -> None:
+        """Commit each batch in one call to a thread of the writer's own, on a synchronous
+        connection to the same SQLite file: aiosqlite would hop to its thread and back through
+        the busy event loop once per statement, and under load each hop waits for a turn of
+        the loop (docs/scaling.md)."""
+        self._thread_engine = create_engine(make_url(url).set(drivername="sqlite"))
+        event.listen(self._thread_engine, "connect", _sqlite_pragmas)
+        self._thread = ThreadPoolExecutor(1, thread_name_prefix="sqlite-writer")
 
     async def _keep_hold(self, url: str, shared: bool) -> None:
         """Check the advisory lock's connection every :data:`HOLD_CHECK` seconds; when it has
@@ -291,6 +321,12 @@ class Store:
             self._writer.cancel()
         if self._connection is not None:
             await self._connection.close()
+        if self._thread is not None:
+            if self._thread_connection is not None:
+                await asyncio.get_running_loop().run_in_executor(self._thread, self._thread_connection.close)
+            self._thread.shutdown()
+            assert self._thread_engine is not None
+            self._thread_engine.dispose()
         if self._lock_connection is not None:
             with suppress(Exception):
                 await self._lock_connection.close()
@@ -333,31 +369,38 @@ class Store:
                     future.set_exception(error)
 
     async def _commit(self, batch: Batch) -> None:
-        # the writer keeps one connection: no pool check-out and reset per transaction
         started = time.perf_counter()
         if self.hold_lost is not None:
             raise HoldLost(self.hold_lost)
-        if self._connection is None:
-            self._connection = await self.engine.connect()
-        connection = self._connection
-        try:
-            async with connection.begin():
-                for _, check in sorted(batch.checks, key=lambda keyed: keyed[0]):
-                    if (await connection.execute(check)).rowcount != 1:
-                        raise FenceLost("a table's lease is no longer this process's")
-                for table in _INSERT_ORDER:
-                    rows = batch.rows.get(table.name)
-                    if rows:
-                        await connection.execute(table.insert(), rows)
-                for statement in batch.updates:
-                    await connection.execute(statement)
-        except Exception:
-            self._connection = None
-            with suppress(Exception):
-                await connection.close()
-            raise
+        if self._thread is not None:
+            await asyncio.get_running_loop().run_in_executor(self._thread, self._commit_in_thread, batch)
+        else:
+            # the writer keeps one connection: no pool check-out and reset per transaction
+            if self._connection is None:
+                self._connection = await self.engine.connect()
+            connection = self._connection
+            try:
+                await connection.run_sync(_write_batch, batch)
+            except Exception:
+                self._connection = None
+                with suppress(Exception):
+                    await connection.close()
+                raise
         if self.on_commit is not None:
             self.on_commit(batch, time.perf_counter() - started)
+
+    def _commit_in_thread(self, batch: Batch) -> None:
+        assert self._thread_engine is not None
+        if self._thread_connection is None:
+            self._thread_connection = self._thread_engine.connect()
+        connection = self._thread_connection
+        try:
+            _write_batch(connection, batch)
+        except Exception:
+            self._thread_connection = None
+            with suppress(Exception):
+                connection.close()
+            raise
 
     async def delete_table(self, table_id: str) -> None:
         """Remove a table and everything stored for it (a table nobody joined, expired)."""
