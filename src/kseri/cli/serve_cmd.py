@@ -113,7 +113,7 @@ def serve_command(
         raise typer.Exit(1)
 
 
-def collect_on_a_clock(every: float) -> threading.Thread:
+def collect_on_a_clock(every: float) -> None:
     """Make the cycle collector's full passes come every ``every`` seconds, from a thread of
     their own, instead of at the collector's trigger (the younger generations stay as they are).
 
@@ -134,9 +134,7 @@ def collect_on_a_clock(every: float) -> threading.Thread:
                 time.sleep(0.001)
                 gc.collect()
 
-    collector = threading.Thread(target=collect, name="full-collection", daemon=True)
-    collector.start()
-    return collector
+    threading.Thread(target=collect, name="full-collection", daemon=True).start()
 
 
 def _safe(url: str) -> str:
