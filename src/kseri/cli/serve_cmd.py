@@ -13,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from kseri.cli import app
+from kseri.cli.command import app
 
 SWITCH_INTERVAL = 0.0005
 """Seconds a thread may hold the interpreter while another waits for it, in a server."""
