@@ -104,3 +104,14 @@ def test_no_circles_among_modules() -> None:
             visit(module, [module])
     assert circles == []
 
+
+
+def test_no_private_name_is_imported_from_another_module() -> None:
+    """A name with a leading underscore belongs to its module: none is imported elsewhere."""
+    wrong = []
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("kseri"):
+                wrong += [f"{path.relative_to(PACKAGE)} imports {alias.name} from {node.module}"
+                          for alias in node.names if alias.name.startswith("_") and alias.name[:2] != "__"]
+    assert wrong == []
