@@ -30,7 +30,7 @@ def test_swiss_properties(n: int, seed: int) -> None:
     rng = random.Random(seed)
     players = [f"p{i}" for i in range(n)]
     games: list[Game] = []
-    for _ in range(min(n - 1, 5)):
+    for _ in range(min(n - 1, 3)):
         pairs = pair_round(players, games, seed=str(seed))
         seen = [p for pair in pairs for p in pair if p]
         assert sorted(seen) == sorted(players)  # everyone paired or the one bye
@@ -43,7 +43,7 @@ def test_swiss_properties(n: int, seed: int) -> None:
             else:
                 games.append(Game(a, None))
     byes = [g.first for g in games if g.second is None]
-    assert len(byes) == len(set(byes)) or len(byes) > n
+    assert len(byes) == len(set(byes))  # rounds <= n: nobody needs a second bye
     for p in players:
         first = sum(1 for g in games if g.first == p and g.second)
         second = sum(1 for g in games if g.second == p)

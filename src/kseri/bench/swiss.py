@@ -84,13 +84,25 @@ def pair_round(
 ) -> list[tuple[str, str]]:
     """The next round's pairs ``(sits first, sits second)``, and ``(player, "")`` for a bye last."""
     order = standings(players, games, seed)
-    bye: str | None = None
-    if len(order) % 2:
-        had = {g.first for g in games if g.second is None}
-        bye = next((p for p in reversed(order) if p not in had), order[-1])
-        order.remove(bye)
     met = {frozenset((g.first, g.second)) for g in games if g.second is not None}
-    pairs = _pair(order, met, False) or _pair(order, met, True) or []
+    had = {g.first for g in games if g.second is None}
+    fresh: list[str | None] = [None]
+    used: list[str | None] = []
+    if len(order) % 2:
+        # the lowest placed without a bye first; a second bye only when no first one pairs
+        fresh = [p for p in reversed(order) if p not in had]
+        used = [p for p in reversed(order) if p in had]
+    found: tuple[str | None, list[tuple[str, str]]] | None = None
+    for candidates, repeats in ((fresh, False), (fresh, True), (used, False), (used, True)):
+        for bye in candidates:
+            pairs = _pair([p for p in order if p != bye], met, repeats)
+            if pairs is not None:
+                found = (bye, pairs)
+                break
+        if found is not None:
+            break
+    assert found is not None
+    bye, pairs = found
     firsts = {p: sum(1 for g in games if g.first == p and g.second) for p in players}
     seconds = {p: sum(1 for g in games if g.second == p) for p in players}
     seated = []
