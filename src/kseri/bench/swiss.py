@@ -5,7 +5,9 @@ each with the highest-placed player they have not met, backtracking when a pairi
 strand someone; only when no repeat-free pairing exists are repeats allowed. With an odd
 field, the lowest-placed player without a bye sits out and scores ``BYE_POINTS``. Of a pair,
 whoever has sat first fewer times sits first (like chess colours), the higher placed on a tie;
-score comes first, so two players who both sat first more may meet: balance stays within 2.
+two players who both sat first (or second) twice more than the other way are not paired
+while a repeat-free pairing without such a clash exists, so seats stay balanced within 2
+unless only a clash avoids a repeat.
 
 >>> games = [Game("ann", "bob", 1.0), Game("cy", "dee", 0.5)]
 >>> pair_round(["ann", "bob", "cy", "dee"], games, seed="t")
@@ -67,16 +69,28 @@ def standings(players: Sequence[str], games: Sequence[Game], seed: str = "") -> 
     return sorted(players, key=lambda p: (-s[p], -b[p], _draw(seed, p)))
 
 
-def _pair(order: list[str], met: set[frozenset[str]], repeats: bool) -> list[tuple[str, str]] | None:
+def _pair(order: list[str], met: set[frozenset[str]], repeats: bool,
+          leaning: dict[str, int] | None) -> list[tuple[str, str]] | None:
+    """Pairs of ``order``, each player with the highest placed one left it may meet: not met
+    before (unless ``repeats``), and, with ``leaning`` (each player's firsts minus seconds),
+    not a player who leans the same way by 2 or more (one of them would lean by 3)."""
     if not order:
         return []
     top, rest = order[0], order[1:]
     for i, other in enumerate(rest):
-        if repeats or frozenset((top, other)) not in met:
-            tail = _pair(rest[:i] + rest[i + 1:], met, repeats)
-            if tail is not None:
-                return [(top, other), *tail]
+        if not repeats and frozenset((top, other)) in met:
+            continue
+        if leaning is not None and _clash(leaning[top], leaning[other]):
+            continue
+        tail = _pair(rest[:i] + rest[i + 1:], met, repeats, leaning)
+        if tail is not None:
+            return [(top, other), *tail]
     return None
+
+
+def _clash(one: int, other: int) -> bool:
+    """Whether two players' leanings (firsts minus seconds) both reach 2 the same way."""
+    return (one >= 2 and other >= 2) or (one <= -2 and other <= -2)
 
 
 def pair_round(
@@ -92,10 +106,15 @@ def pair_round(
         # the lowest placed without a bye first; a second bye only when no first one pairs
         fresh = [p for p in reversed(order) if p not in had]
         used = [p for p in reversed(order) if p in had]
+    firsts = {p: sum(1 for g in games if g.first == p and g.second) for p in players}
+    seconds = {p: sum(1 for g in games if g.second == p) for p in players}
+    leaning = {p: firsts[p] - seconds[p] for p in players}
     found: tuple[str | None, list[tuple[str, str]]] | None = None
-    for candidates, repeats in ((fresh, False), (fresh, True), (used, False), (used, True)):
+    tries = ((fresh, False, leaning), (fresh, False, None), (fresh, True, None),
+             (used, False, None), (used, True, None))
+    for candidates, repeats, balance in tries:
         for bye in candidates:
-            pairs = _pair([p for p in order if p != bye], met, repeats)
+            pairs = _pair([p for p in order if p != bye], met, repeats, balance)
             if pairs is not None:
                 found = (bye, pairs)
                 break
@@ -103,11 +122,9 @@ def pair_round(
             break
     assert found is not None
     bye, pairs = found
-    firsts = {p: sum(1 for g in games if g.first == p and g.second) for p in players}
-    seconds = {p: sum(1 for g in games if g.second == p) for p in players}
     seated = []
     for a, b in pairs:
-        if firsts[b] - seconds[b] < firsts[a] - seconds[a]:
+        if leaning[b] < leaning[a]:
             a, b = b, a
         seated.append((a, b))
     if bye is not None:
