@@ -26,7 +26,7 @@ from fastapi import WebSocket
 from orjson import Fragment
 
 from kseri.cards import Card, CardError
-from kseri.engine import Deal, IllegalPlayError, Match, Phase, View
+from kseri.engine import Deal, IllegalPlayError, Match, Phase, SpectatorView, View
 from kseri.fairness import commitment, deal_seed, new_secret
 from kseri.records import record_from_match
 from kseri.rules import Rules
@@ -213,17 +213,14 @@ class GameState:
         match = self.match
         if match is None:
             return "null"
-        view = match.view(0 if seat is None else seat)
+        view = match.spectator_view() if seat is None else match.view(seat)
         if self._results_text[0] != len(view.round_results):
             self._results_text = (len(view.round_results),
                                   Fragment(db.dumps([result_to_json(r) for r in view.round_results])))
-        data = view_to_json(view, {"rules": self._rules_text, "plays": self._round_plays_text(view),
-                                   "round_results": self._results_text[1]})
-        if seat is None:
-            data.update(seat=None, side=None, hand=[], face_down_seen=[])
-        return db.dumps(data)
+        return db.dumps(view_to_json(view, {"rules": self._rules_text, "plays": self._round_plays_text(view),
+                                            "round_results": self._results_text[1]}))
 
-    def _round_plays_text(self, view: View) -> Fragment:
+    def _round_plays_text(self, view: View | SpectatorView) -> Fragment:
         """The JSON text of ``view``'s plays (the round's, public), each play encoded once."""
         key = (view.round_index, len(view.plays))
         if self._plays_text[0] != key:
