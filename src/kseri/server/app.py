@@ -637,7 +637,7 @@ def create_app(settings: ServerSettings) -> FastAPI:
         try:
             if table is None:
                 missing = ProtocolError("no-such-table", f"there is no table {table_id!r:.60}")
-                connection.send(missing.to_json())
+                connection.send(missing.to_message())
                 return
             while True:
                 message = await websocket.receive()
@@ -646,7 +646,7 @@ def create_app(settings: ServerSettings) -> FastAPI:
                 try:
                     await _answer(table, connection, message, settings)
                 except ProtocolError as error:
-                    connection.send(error.to_json())
+                    connection.send(error.to_message())
         except asyncio.CancelledError:
             if not connection.dropped:
                 raise

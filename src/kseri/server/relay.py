@@ -408,7 +408,7 @@ class Relay:
                 try:
                     await self.answer(table, remote, frame, self.settings)
                 except ProtocolError as error:
-                    remote.send(error.to_json())
+                    remote.send(error.to_message())
         except asyncio.CancelledError:
             if not remote.dropped:
                 raise
