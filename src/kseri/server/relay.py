@@ -29,16 +29,13 @@ from redis.asyncio import Redis
 from redis.exceptions import RedisError
 from sqlalchemy.exc import DBAPIError
 
+from kseri.server import wire
 from kseri.server.cluster import RECONNECT, RESTART, TRY_AGAIN_LATER, Cluster, Elsewhere
 from kseri.server.limits import ASGIApp, Receive, Scope, Send
-from kseri.server.protocol import ProtocolError
 from kseri.server.room import Connection, GameTable
 from kseri.server.settings import ServerSettings
 
 log = logging.getLogger("kseri.server")
-
-Answer = Callable[[GameTable, Connection, Any, ServerSettings], Awaitable[None]]
-"""Checks one raw frame and hands it to the table (``app._answer``)."""
 
 LOBBY_KEY = "kseri:lobby:"
 """Each process's public tables, refreshed every second (``kseri:lobby:<process>``)."""
@@ -220,7 +217,6 @@ class Relay:
 
     cluster: Cluster
     settings: ServerSettings
-    answer: Answer
     tables: Callable[[], Any]
     """The process's :class:`~kseri.server.app.Tables` (its ``get``, ``live`` and ``listed``)."""
     players: Any = None
@@ -404,11 +400,7 @@ class Relay:
             if table is None:
                 remote.drop(RECONNECT, RESTART)
                 return
-            while (frame := await remote.inbox.get()) is not None:
-                try:
-                    await self.answer(table, remote, frame, self.settings)
-                except ProtocolError as error:
-                    remote.send(error.to_message())
+            await wire.serve(table, remote, remote.inbox.get, self.settings)
         except asyncio.CancelledError:
             if not remote.dropped:
                 raise
