@@ -115,3 +115,22 @@ def test_no_private_name_is_imported_from_another_module() -> None:
                 wrong += [f"{path.relative_to(PACKAGE)} imports {alias.name} from {node.module}"
                           for alias in node.names if alias.name.startswith("_") and alias.name[:2] != "__"]
     assert wrong == []
+
+
+SERVER_ROOMS = ["limits", "settings", "protocol", "db", "metrics", "guard", "workers", "learn", "history", "room",
+                "wire", "resign", "accounts", "ratings", "pairing", "players", "cluster", "relay", "app"]
+"""The server's rooms, lowest first (docs/architecture.md): each imports only rooms before it."""
+
+
+def test_the_server_rooms_keep_their_order() -> None:
+    server = PACKAGE / "server"
+    rooms = {path.stem for path in server.glob("*.py")} - {"__init__"}
+    assert rooms == set(SERVER_ROOMS), "a new server room needs its place in SERVER_ROOMS"
+    wrong = []
+    for room in SERVER_ROOMS:
+        for module in kseri_imports(server / f"{room}.py"):
+            parts = module.split(".")
+            inside = parts[:2] == ["kseri", "server"] and len(parts) > 2 and parts[2] in rooms
+            if inside and SERVER_ROOMS.index(parts[2]) >= SERVER_ROOMS.index(room):
+                wrong.append(f"server/{room}.py imports {module}")
+    assert wrong == []
