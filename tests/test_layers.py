@@ -117,8 +117,9 @@ def test_no_private_name_is_imported_from_another_module() -> None:
     assert wrong == []
 
 
-SERVER_ROOMS = ["limits", "settings", "protocol", "db", "metrics", "guard", "workers", "learn", "history", "room",
-                "wire", "resign", "accounts", "ratings", "pairing", "players", "cluster", "relay", "app"]
+SERVER_ROOMS = ["limits", "settings", "protocol", "db", "metrics", "guard", "workers", "learn", "history",
+                "room", "wire", "resign", "accounts", "ratings", "pairing", "players", "cluster", "relay",
+                "app"]
 """The server's rooms, lowest first (docs/architecture.md): each imports only rooms before it."""
 
 
