@@ -14,7 +14,11 @@ from pathlib import Path
 import httpx
 import pytest
 from browser_helpers import DESKTOP, ROOT, ContextFactory, PageErrors
-from playwright.sync_api import Browser, BrowserContext, Playwright, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Playwright, expect, sync_playwright
+
+# What the page shows after the server has thought (a hint: the master's search in a worker
+# process) comes late on a loaded machine: every assertion waits up to 30 s, not Playwright's 5.
+expect.set_options(timeout=30_000)
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
