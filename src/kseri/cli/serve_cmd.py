@@ -9,11 +9,17 @@ import socket
 import sys
 import threading
 import time
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from kseri.cli.command import app
+
+if TYPE_CHECKING:  # the server's modules load when a server starts, not with every command
+    from fastapi import FastAPI
+
+    from kseri.server.guard import GuardedServer
+    from kseri.server.limits import Limits
 
 SWITCH_INTERVAL = 0.0005
 """Seconds a thread may hold the interpreter while another waits for it, in a server."""
@@ -56,11 +62,9 @@ def serve_command(
     import asyncio
     import os
 
-    import uvicorn
-
     from kseri.server import ServerSettings, create_app, default_database_url
     from kseri.server.db import DatabaseUnavailable, Store
-    from kseri.server.guard import ConnectionGuard, GuardedServer, raise_descriptor_limit
+    from kseri.server.guard import raise_descriptor_limit
     from kseri.server.limits import Limits
     from kseri.server.settings import REDIS_ENV
 
@@ -102,14 +106,8 @@ def serve_command(
     before, after = raise_descriptor_limit()
     if after > before:
         typer.echo(f"kseri server: open descriptors allowed raised from {before} to {after}")
-    application = create_app(settings)
-    proxies = tuple(trusted_proxy or ())
-    guard = ConnectionGuard(bounds, application.state.metrics, proxies)
-    config = uvicorn.Config(application, host=host, port=port, log_level=log_level,
-                            http=guard.protocol(), proxy_headers=bool(proxies),
-                            forwarded_allow_ips=list(proxies), ws_max_size=1 << 20,
-                            ws_ping_interval=20, ws_ping_timeout=20, ws_per_message_deflate=False)
-    config.load()
+    server = _guarded_server(create_app(settings), bounds, tuple(trusted_proxy or ()),
+                             host=host, port=port, log_level=log_level)
     # the application, its routes and models, and uvicorn's protocols live as long as the
     # process: out of the cycle collector's sight, its full passes walk the live tables alone
     gc.collect()
@@ -118,11 +116,26 @@ def serve_command(
     # the database writer's thread takes the interpreter back within half a millisecond of
     # asking, not the default 5 ms: a commit asks several times, and every play waits for one
     sys.setswitchinterval(SWITCH_INTERVAL)
-    server = GuardedServer(config, guard)
     with contextlib.suppress(KeyboardInterrupt):  # raised again by uvicorn once it has stopped
         server.run()
     if not server.started:
         raise typer.Exit(1)
+
+
+def _guarded_server(application: FastAPI, limits: Limits, proxies: tuple[str, ...],
+                    **options: Any) -> GuardedServer:
+    """uvicorn serving ``application`` under the connection guard (``server/guard.py``), with
+    forwarded headers believed from ``proxies`` alone, loaded and ready to run."""
+    import uvicorn
+
+    from kseri.server.guard import ConnectionGuard, GuardedServer
+
+    guard = ConnectionGuard(limits, application.state.metrics, proxies)
+    config = uvicorn.Config(application, http=guard.protocol(), proxy_headers=bool(proxies),
+                            forwarded_allow_ips=list(proxies), ws_max_size=1 << 20, ws_ping_interval=20,
+                            ws_ping_timeout=20, ws_per_message_deflate=False, **options)
+    config.load()
+    return GuardedServer(config, guard)
 
 
 def collect_on_a_clock(every: float) -> None:
