@@ -30,7 +30,7 @@ FULL_PASS_EVERY = 30.0
 @app.command("serve")
 def serve_command(
     host: str = typer.Option("127.0.0.1", help="Address to listen on (0.0.0.0: every interface)."),
-    port: int = typer.Option(8000, min=1, max=65535, help="Port to listen on (1-65535)."),
+    port: int = typer.Option(8000, min=0, max=65535, help="Port to listen on (0 to 65535)."),
     db: str = typer.Option(
         None, "--db", help="Database URL, e.g. postgresql+asyncpg://user@host/kseri "
         "(default: $KSERI_DATABASE_URL, else SQLite in the user's data folder)."),
