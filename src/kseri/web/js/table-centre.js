@@ -57,7 +57,7 @@ export const centreMethods = {
         await fly(cardSvg(play.card), from, this.root.querySelector(".pile-top"), FLY_MS);
         if (kseri) {
           sound(kseri.kind === "jack-kseri" ? "jackKseri" : "kseri");
-          celebrate(kseri.kind, t(`mark.${kseri.kind}`, { points: kseri.points }));
+          celebrate(kseri.kind, t(`mark.${kseri.kind}`, { points: kseri.points }), 1700, this.root.querySelector("#centre-pile"));
         } else sound("capture");
         await sleep(reducedMotion() ? 250 : CAPTURE_HOLD_MS);
         await sweep(this.root.querySelector("#centre-pile"), this.capturedPile(play.seat));
@@ -87,7 +87,8 @@ export const centreMethods = {
     if (live && event && event.kind === "match-end") {
       const mine = this.seat !== null && this.sideOf(this.seat) === event.winner;
       sound(mine ? "win" : "matchEnd");
-      celebrate(mine ? "win" : "match-end", mine ? t("end.youWin") : t("end.wins", { side: this.sideName(event.winner) }), 2600);
+      const scores = this.root.querySelector(".overlay-panel table") || this.root.querySelector(".overlay-panel");
+      celebrate(mine ? "win" : "match-end", mine ? t("end.youWin") : t("end.wins", { side: this.sideName(event.winner) }), 2600, scores);
     }
     if (live && event && event.kind === "round-end") {
       const rise = escalation(this);
