@@ -22,6 +22,16 @@ function speakerIcon(muted) {
   return svg;
 }
 
+/** A stopwatch (drawn: Debian's Chromium fonts have no glyph for ⏱). */
+function stopwatchIcon() {
+  const svg = document.createElementNS(SVG_NS, "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("class", "icon-svg clock-icon");
+  svg.setAttribute("aria-hidden", "true");
+  svg.innerHTML = '<circle cx="12" cy="14" r="7.5" fill="none" stroke="currentColor" stroke-width="2"/><path d="M12 14V9.5M10 3h4M12 3v3.5M18 7.5l1.5-1.5" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>';
+  return svg;
+}
+
 export const controlMethods = {
   renderTopline() {
     const view = this.view;
@@ -60,8 +70,12 @@ export const controlMethods = {
   renderClock() {
     const left = this.clockLeft();
     if (left === null) return null;
-    return h("span", { class: `clock${left <= 5 ? " low" : ""}`, id: "clock", role: "timer", "aria-label": t("table.clockLeft", { n: left }) },
-      h("span", { "aria-hidden": "true" }, `⏱ ${left}s`));
+    // Whose clock it is: the player due to play (the clock counts down their play).
+    const turn = this.view ? this.view.turn : null;
+    const who = turn !== null && turn !== undefined ? this.nameOf(turn) : null;
+    const label = t("table.clockLeft", { n: left });
+    return h("span", { class: `clock${left <= 5 ? " low" : ""}`, id: "clock", role: "timer", "data-left": left, "aria-label": who ? `${who}: ${label}` : label },
+      stopwatchIcon(), h("span", { "aria-hidden": "true" }, who ? `${who} ${left}s` : `${left}s`));
   },
 
   tickClock() {
