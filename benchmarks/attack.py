@@ -5,7 +5,8 @@ Each kind of attacker runs in a loop until ``stop`` from its own loopback addres
 server's per-address limits meet it, not the honest players): a flood of malformed, deep,
 oversized and binary WebSocket frames; tables opened as fast as the server allows; big request
 bodies; spectators asking to be replayed from the start of a long table; a seat asking for hints
-over several connections; connections opened past the address's ceiling. ``attack`` returns
+over several connections; connections opened past the address's ceiling; a slow client holding
+connections open with a request's headers sent a line at a time. ``attack`` returns
 how many requests each made and how the server answered them.
 """
 
@@ -24,6 +25,10 @@ ATTACKER = "127.0.0.3"
 """The loopback address the attackers connect from."""
 HOG = "127.0.0.4"
 """The address of the attacker that holds connections past the ceiling."""
+SLOW = "127.0.0.6"
+"""The address of the slow client, who opens connections and never finishes a request."""
+SLOW_CONNECTIONS = 1200
+"""Connections the slow client tries to hold (more than a default descriptor limit of 1,024)."""
 
 REFUSED = (TimeoutError, OSError, websockets.ConnectionClosed, websockets.InvalidHandshake)
 """What a refused or dropped connection raises."""
@@ -151,6 +156,41 @@ async def connection_hog(url: str, table_id: str, stop: float, seen: Counter[str
             await ws.close()
 
 
+async def slow_client(url: str, stop: float, seen: Counter[str]) -> None:
+    """Open up to :data:`SLOW_CONNECTIONS` connections, each sending a request's headers a line
+    every few seconds and never the end of them; count how the server answers."""
+    host, port = url.split("//", 1)[1].split(":")
+
+    async def hold() -> None:
+        try:
+            reader, writer = await asyncio.wait_for(
+                asyncio.open_connection(host, int(port), local_addr=(SLOW, 0)), 5)
+        except REFUSED:
+            seen["slow connections refused"] += 1
+            return
+        seen["slow connections opened"] += 1
+        try:
+            writer.write(b"GET /api/rules HTTP/1.1\r\nHost: kseri\r\n")
+            line = 0
+            while time.monotonic() < stop:
+                try:
+                    answer = await asyncio.wait_for(reader.read(64), 3)
+                except TimeoutError:
+                    line += 1
+                    writer.write(f"X-Slow-{line}: {line}\r\n".encode())
+                    continue
+                status = answer.split(b" ", 2)[1].decode() if answer.startswith(b"HTTP/") else "closed"
+                seen[f"slow connections answered {status}"] += 1
+                return
+            seen["slow connections held to the end"] += 1
+        except REFUSED:
+            seen["slow connections dropped"] += 1
+        finally:
+            writer.close()
+
+    await asyncio.gather(*(hold() for _ in range(SLOW_CONNECTIONS)))
+
+
 async def attack(url: str, seconds: float, long_table: str) -> Counter[str]:
     """Run every attacker for ``seconds`` against the server at ``url``; ``long_table`` is a
     table with a long history for the replayers. Returns what each did and was answered."""
@@ -169,5 +209,6 @@ async def attack(url: str, seconds: float, long_table: str) -> Counter[str]:
         replayer(url, long_table, stop, seen),
         hint_spammer(url, hinted, stop, seen),
         connection_hog(url, waiting["table"]["id"], stop, seen),
+        slow_client(url, stop, seen),
     )
     return seen

@@ -12,6 +12,7 @@ two share the cores, and the round trips count the load generator's waits too).
     PYTHONPATH=src python benchmarks/server.py --tables 100 --seconds 30
     PYTHONPATH=src python benchmarks/server.py --url http://127.0.0.1:8000   # a running server
     PYTHONPATH=src python benchmarks/server.py --attack        # also under attack (attack.py)
+    PYTHONPATH=src python benchmarks/server.py --attack --descriptors 1024   # a default limit
     PYTHONPATH=src python benchmarks/server.py --trace plays.json   # each play's send time, round trip
 
 Honest players connect from 127.0.0.2 and the attackers from other loopback addresses, so the
@@ -205,9 +206,18 @@ async def measure_under_attack(url: str, tables: int,
     return honest, ", ".join(f"{name} {count}" for name, count in sorted(seen.items()))
 
 
-def start_server(folder: Path, *options: str) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(folder: Path, *options: str,
+                 descriptors: int | None = None) -> tuple[subprocess.Popen[bytes], str]:
     """A ``kseri serve`` on a free loopback port and an SQLite file in ``folder`` (``options``:
-    more command-line options); returns the process and its address."""
+    more command-line options; ``descriptors``: its limit on open descriptors, soft and hard);
+    returns the process and its address."""
+
+    def limit() -> None:
+        import resource
+
+        if descriptors is not None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (descriptors, descriptors))
+
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
@@ -215,7 +225,7 @@ def start_server(folder: Path, *options: str) -> tuple[subprocess.Popen[bytes], 
     process = subprocess.Popen(
         [sys.executable, "-m", "kseri", "serve", "--port", str(port), "--bot-delay", "0",
          "--db", f"sqlite+aiosqlite:///{folder / 'bench.db'}", *options],
-        env=dict(os.environ), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        env=dict(os.environ), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=limit)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
@@ -237,11 +247,14 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20, help="length of the loaded run")
     parser.add_argument("--url", help="a running server to load instead of starting one")
     parser.add_argument("--attack", action="store_true", help="measure again with hostile clients beside")
+    parser.add_argument("--descriptors", type=int, help="the started server's limit on open descriptors "
+                        "(soft and hard), e.g. 1024 as on many machines: the slow client's target")
     parser.add_argument("--trace", type=Path, help="write the loaded run's plays to this JSON file: "
                         "[send time (s, monotonic clock), round trip (ms)] each")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        process, url = (None, args.url) if args.url else start_server(Path(folder))
+        started = None if args.url else start_server(Path(folder), descriptors=args.descriptors)
+        process, url = started or (None, args.url)
         try:
             pid = None if process is None else process.pid
             base = asyncio.run(measure(url, 1, min(5.0, args.seconds), pid))

@@ -23,3 +23,14 @@ def test_the_cut_changes_the_deal_and_the_same_seed_gives_the_same_deal() -> Non
     assert first != Deal.shuffle(rules, 0, deal_seed(secret, "b"))
     match = Match(rules, deal=first)
     assert match.view(1).hand == first.hands[0][1]
+
+
+def test_daily_seeds_verify_and_differ() -> None:
+    from kseri.fairness import commitment, daily_seeds, verify_daily_seed
+
+    seeds = daily_seeds("s3cret", "2026-12-02", "greek")
+    assert len(set(seeds)) == 3
+    c = commitment("s3cret")
+    assert all(verify_daily_seed(c, "s3cret", "2026-12-02", "greek", i, s) for i, s in enumerate(seeds))
+    assert not verify_daily_seed(c, "s3cret", "2026-12-03", "greek", 0, seeds[0])
+    assert not verify_daily_seed(c, "other", "2026-12-02", "greek", 0, seeds[0])

@@ -59,3 +59,79 @@ def test_the_core_engine_uses_the_standard_library_only() -> None:
             if top not in ("kseri", "__future__") and top not in sys.stdlib_module_names:
                 outside.append(f"{name}.py imports {module}")
     assert outside == []
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def kseri_imports(path: Path) -> set[str]:
+    """The kseri modules ``path`` imports (``from kseri.x import y`` counts ``kseri.x.y`` when
+    that is a module, else ``kseri.x``), at any depth of the file."""
+    modules = {module_name(p) for p in PACKAGE.rglob("*.py")}
+    found = set()
+    tree = ast.parse(path.read_text())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names if alias.name.startswith("kseri."))
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("kseri"):
+            for alias in node.names:
+                child = f"{node.module}.{alias.name}"
+                found.add(child if child in modules else node.module)
+    return {name for name in found if name in modules}
+
+
+def test_no_circles_among_modules() -> None:
+    """No module reaches itself through the modules it imports, on one floor or across."""
+    graph = {module_name(p): kseri_imports(p) - {module_name(p)} for p in PACKAGE.rglob("*.py")}
+    circles: list[list[str]] = []
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+
+    def visit(module: str, path: list[str]) -> None:
+        state[module] = 1
+        for other in sorted(graph.get(module, ())):
+            if other == "kseri":
+                continue  # the package face re-exports; nothing below imports it back
+            if state.get(other) == 1:
+                circles.append([*path[path.index(other):], other])
+            elif other not in state:
+                visit(other, [*path, other])
+        state[module] = 2
+
+    for module in sorted(graph):
+        if module not in state:
+            visit(module, [module])
+    assert circles == []
+
+
+
+def test_no_private_name_is_imported_from_another_module() -> None:
+    """A name with a leading underscore belongs to its module: none is imported elsewhere."""
+    wrong = []
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("kseri"):
+                wrong += [f"{path.relative_to(PACKAGE)} imports {alias.name} from {node.module}"
+                          for alias in node.names if alias.name.startswith("_") and alias.name[:2] != "__"]
+    assert wrong == []
+
+
+SERVER_ROOMS = ["limits", "settings", "protocol", "db", "metrics", "guard", "workers", "learn", "history",
+                "room", "wire", "resign", "accounts", "ratings", "pairing", "players", "cluster", "relay",
+                "app"]
+"""The server's rooms, lowest first (docs/architecture.md): each imports only rooms before it."""
+
+
+def test_the_server_rooms_keep_their_order() -> None:
+    server = PACKAGE / "server"
+    rooms = {path.stem for path in server.glob("*.py")} - {"__init__"}
+    assert rooms == set(SERVER_ROOMS), "a new server room needs its place in SERVER_ROOMS"
+    wrong = []
+    for room in SERVER_ROOMS:
+        for module in kseri_imports(server / f"{room}.py"):
+            parts = module.split(".")
+            inside = parts[:2] == ["kseri", "server"] and len(parts) > 2 and parts[2] in rooms
+            if inside and SERVER_ROOMS.index(parts[2]) >= SERVER_ROOMS.index(room):
+                wrong.append(f"server/{room}.py imports {module}")
+    assert wrong == []

@@ -37,7 +37,7 @@ CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
 
 CARDS_PER_DECK: Final = 52
 
-_RANK_ALIASES = {name: index for index, name in enumerate(RANK_NAMES)} | {"10": TEN}
+RANK_ALIASES = {name: index for index, name in enumerate(RANK_NAMES)} | {"10": TEN}
 _SUIT_ALIASES = {name: index for index, name in enumerate(SUIT_NAMES)} | {
     symbol: index for index, symbol in enumerate(SUIT_SYMBOLS)
 } | {"♧": CLUBS, "♢": DIAMONDS, "♡": HEARTS, "♤": SPADES}
@@ -96,7 +96,7 @@ def _parse_index(text: str) -> int:
     cleaned = text.strip().upper()
     if len(cleaned) < 2:
         raise CardError(f"{text!r} is not a card: expected a rank and a suit, like TD or 10♦")
-    rank = _RANK_ALIASES.get(cleaned[:-1])
+    rank = RANK_ALIASES.get(cleaned[:-1])
     suit = _SUIT_ALIASES.get(cleaned[-1])
     if rank is None or suit is None:
         raise CardError(

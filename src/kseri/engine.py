@@ -286,6 +286,47 @@ class View:
         return self.hand if self.turn == self.seat else ()
 
 
+@dataclass(frozen=True, slots=True)
+class SpectatorView:
+    """What a spectator may know: a :class:`View` of nobody's seat, with no hand and no
+    face-down card (the engine, not its callers, decides what is public)."""
+
+    rules: Rules
+    phase: Phase
+    round_index: int
+    dealer: int
+    turn: int | None
+    centre_top: Card | None
+    centre_size: int
+    face_down: int
+    centre_dealt: tuple[Card | None, ...]
+    shown: Card | None
+    hand_sizes: tuple[int, ...]
+    stock_size: int
+    captured_sizes: tuple[int, ...]
+    marks: tuple[tuple[Mark, ...], ...]
+    plays: tuple[PublicPlay, ...]
+    last_capturer: int | None
+    totals: tuple[int, ...]
+    target: int
+    round_results: tuple[RoundResult, ...]
+    winner: int | None
+
+    seat: None = None
+    """A spectator has no seat."""
+    hand: tuple[()] = ()
+    face_down_seen: tuple[()] = ()
+
+    @property
+    def side(self) -> None:
+        """A spectator scores for no side."""
+        return None
+
+    def legal_plays(self) -> tuple[()]:
+        """A spectator plays nothing."""
+        return ()
+
+
 class _Config:
     """What a match needs from its rules, worked out once per :class:`Rules` object."""
 
@@ -776,6 +817,34 @@ class Match:
             winner=self._winner,
         )
 
+    def spectator_view(self) -> SpectatorView:
+        """Exactly what a spectator may know now: what every seat sees alike (no hand, and
+        no face-down centre card, even once captured)."""
+        deal = self._deal
+        hidden = deal.face_down
+        return SpectatorView(
+            rules=self.rules,
+            phase=self._phase,
+            round_index=self.round_index,
+            dealer=deal.dealer,
+            turn=self._turn,
+            centre_top=self._centre[-1] if self._centre else None,
+            centre_size=len(self._centre),
+            face_down=hidden if self._first_capturer < 0 else 0,
+            centre_dealt=(None,) * hidden + deal.centre[hidden:],
+            shown=deal.shown,
+            hand_sizes=tuple(map(len, self._hands)),
+            stock_size=self.stock_size,
+            captured_sizes=tuple(map(len, self._captured)),
+            marks=tuple(self._marks),
+            plays=tuple(self._plays),
+            last_capturer=None if self._last_capturer < 0 else self._last_capturer,
+            totals=self._totals,
+            target=self._target,
+            round_results=self._results,
+            winner=self._winner,
+        )
+
     # -- the round's life ---------------------------------------------------------------------
 
     def _start(self, deal: Deal) -> None:
@@ -892,5 +961,5 @@ def random_round(match: Match, rng: random.Random) -> None:
 
 __all__ = [
     "Deal", "IllegalPlayError", "Mark", "Match", "Phase", "PublicPlay", "RoundResult",
-    "ScoreItem", "View", "must_relay_centre", "random_round", "shuffled", "uniform_below",
+    "ScoreItem", "SpectatorView", "View", "must_relay_centre", "random_round", "shuffled", "uniform_below",
 ]

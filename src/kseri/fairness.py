@@ -33,3 +33,26 @@ def deal_seed(secret: str, cut: str = "") -> str:
 def verify_deal_seed(commitment_hex: str, secret: str, cut: str, seed: str) -> bool:
     """Whether ``secret`` matches the commitment and ``seed`` follows from it and ``cut``."""
     return commitment(secret) == commitment_hex and deal_seed(secret, cut) == seed
+
+
+def daily_cut(day: str, rules: str, index: int) -> str:
+    """The public cut of a daily deal: the day (``2026-12-02``), the rule family, the round."""
+    return f"daily:{day}:{rules}:{index}"
+
+
+def daily_seeds(secret: str, day: str, rules: str, rounds: int = 3) -> list[str]:
+    """The day's deal seeds: the server commits to ``secret`` when the day opens, reveals it
+    when the day closes; each seed is ``deal_seed(secret, daily_cut(day, rules, i))``.
+
+    >>> s = daily_seeds("abc", "2026-12-02", "greek")
+    >>> len(s), verify_daily_seed(commitment("abc"), "abc", "2026-12-02", "greek", 1, s[1])
+    (3, True)
+    """
+    return [deal_seed(secret, daily_cut(day, rules, i)) for i in range(rounds)]
+
+
+def verify_daily_seed(
+    commitment_hex: str, secret: str, day: str, rules: str, index: int, seed: str
+) -> bool:
+    """Whether a daily record's seed follows from the revealed secret committed to."""
+    return verify_deal_seed(commitment_hex, secret, daily_cut(day, rules, index), seed)

@@ -23,7 +23,7 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, Final
 
-from kseri.cards import _RANK_ALIASES, ALL_CARDS, CARDS_PER_DECK, RANK_NAMES, Card, CardError
+from kseri.cards import ALL_CARDS, CARDS_PER_DECK, RANK_ALIASES, RANK_NAMES, Card, CardError
 
 
 class RulesError(ValueError):
@@ -303,8 +303,8 @@ def _coerce(name: str, text: str) -> Any:
 def _points_table(card_points: tuple[tuple[str, int], ...], decks: int) -> tuple[int, ...]:
     table = [0] * CARDS_PER_DECK
     for key, points in card_points:
-        if key.upper() in _RANK_ALIASES:
-            rank = _RANK_ALIASES[key.upper()]
+        if key.upper() in RANK_ALIASES:
+            rank = RANK_ALIASES[key.upper()]
             for suit in range(4):
                 table[rank * 4 + suit] += points
         else:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from kseri.cards import Card
-from kseri.engine import Mark, Phase, PublicPlay, RoundResult, ScoreItem, View
+from kseri.engine import Mark, Phase, PublicPlay, RoundResult, ScoreItem, SpectatorView, View
 from kseri.rules import Rules
 
 
@@ -63,10 +63,10 @@ def play_to_json(play: PublicPlay) -> dict[str, Any]:
             "marks": [_mark(m) for m in play.marks]}
 
 
-def view_to_json(view: View, shared: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Everything in a view, as JSON-ready values (``shared``: the values of ``rules``,
-    ``plays`` and ``round_results``, which every seat sees alike, from the caller: a server
-    encodes them once for every seat)."""
+def view_to_json(view: View | SpectatorView, shared: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Everything in a view (a seat's or a spectator's), as JSON-ready values (``shared``: the
+    values of ``rules``, ``plays`` and ``round_results``, which every seat sees alike, from the
+    caller: a server encodes them once for every seat)."""
     if shared is None:
         shared = {"rules": view.rules.options(), "plays": [play_to_json(p) for p in view.plays],
                   "round_results": [result_to_json(r) for r in view.round_results]}

@@ -15,7 +15,7 @@ from kseri.agents import ExpertAgent, GreedyAgent, expert
 from kseri.bench.duplicate import play_round
 from kseri.cards import ALL_CARDS, JACK, RANK_OF
 from kseri.engine import KSERI_KINDS
-from kseri.fast import Deals, Rounds, kernels, play_matches, play_rounds
+from kseri.fast import Deals, Rounds, flatten, kernels, play_matches, play_rounds
 from kseri.rules import CentreDeal, MajorityTie, TargetRule, match_winner
 
 VARIANTS = {
@@ -231,7 +231,7 @@ def test_matches_end_by_the_target_rule(name: str) -> None:
 @pytest.mark.parametrize("name", ["greek", "classic", "faro", "greek-house-rules"])
 def test_settle_decides_as_the_match_rule(name: str) -> None:
     rules = VARIANTS[name]
-    compiled_options = play_matches.__globals__["_compiled"](rules).options
+    compiled_options = flatten(rules).options
     rng = random.Random(name)
     for _ in range(3000):
         high = rules.target + 3 * rules.escalation

@@ -14,7 +14,6 @@ from kseri import PRESETS, Deal, Rules
 from kseri.agents.encoding import FIELDS, OFFSETS, VECTOR_SIZE
 from kseri.cards import ALL_CARDS, JACK, RANK_OF
 from kseri.engine import View
-from kseri.fast import _compiled as compiled_rules
 from kseri.fast import kernels
 from kseri.fast.env import (
     BATCH,
@@ -30,6 +29,7 @@ from kseri.fast.env import (
     SEAT,
     EnvBatch,
 )
+from kseri.fast.flat import flatten as compiled_rules
 from kseri.rl.gym_env import KseriEnv, observation_space
 from kseri.rl.vector_env import KseriVectorEnv
 from kseri.rules import CentreDeal

@@ -51,6 +51,7 @@ def free_port() -> int:
 
 
 LAX = ("tables_per_minute=100000,tables_burst=100000,connections_per_address=100000,"
+       "http_connections_per_address=100000,"
        "max_backlog=100000,send_queue=100001")
 """Limits for tests that open many tables and connections from one address (loopback) and
 replay whole matches to spectators."""
@@ -65,6 +66,8 @@ class Server:
     port: int = field(default_factory=free_port)
     process: subprocess.Popen[bytes] | None = None
     log: Path | None = None
+    descriptors: tuple[int, int] | None = None
+    """The process's (soft, hard) limit on open descriptors, when not the test runner's."""
 
     @property
     def http(self) -> str:
@@ -83,7 +86,8 @@ class Server:
         os.close(handle)
         self.log = Path(name)
         with self.log.open("wb") as log:
-            self.process = subprocess.Popen(args, env=dict(os.environ), stdout=log, stderr=subprocess.STDOUT)
+            self.process = subprocess.Popen(args, env=dict(os.environ), stdout=log, stderr=subprocess.STDOUT,
+                                            preexec_fn=self._limit_descriptors if self.descriptors else None)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -94,6 +98,12 @@ class Server:
             except httpx.HTTPError:
                 time.sleep(0.1)
         raise RuntimeError("the server did not start within 30 s")
+
+    def _limit_descriptors(self) -> None:
+        import resource
+
+        assert self.descriptors is not None
+        resource.setrlimit(resource.RLIMIT_NOFILE, self.descriptors)
 
     def output(self) -> str:
         """What the server has printed so far."""

@@ -1,5 +1,6 @@
 """The abuse test: hostile clients (``benchmarks/attack.py``) flood, spam tables, replay, ask
-for hints and send malformed messages for a bounded time while real matches run. Every real
+for hints, send malformed messages and hold slow connections for a bounded time while real
+matches run. Every real
 match finishes and its record verifies; every hostile request gets a clean answer; nobody honest
 is frozen out. (The round-trip figures under attack come from ``benchmarks/server.py --attack``;
 tests assert no timings but this liveness bound.)"""
@@ -64,6 +65,8 @@ async def test_real_matches_finish_and_verify_while_hostile_clients_attack(
     assert seen["tables 429"] > 0 and seen["big bodies 413"] > 0
     assert seen["connections refused"] > 0 and seen["held connections"] == 64
     assert seen["hints answered hint"] > 0 and seen["replays"] > 0
+    # the slow client was held to its address's ceiling, and its headers timed out
+    assert seen["slow connections answered 503"] > 0 and seen["slow connections answered 408"] > 0
     latencies = sorted(latency for client in clients for latency in client.latencies)
     p99 = latencies[int(len(latencies) * 0.99)]
     print(f"{sum(matches)} honest matches, {len(latencies)} plays: median "

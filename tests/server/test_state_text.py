@@ -11,7 +11,7 @@ import pytest
 
 from kseri.engine import Phase
 from kseri.rules import Rules
-from kseri.server.db import dumps
+from kseri.server.protocol import dumps
 from kseri.server.room import Event, GameState, RoundSecret, StateText
 from kseri.views import view_to_json
 

@@ -36,7 +36,7 @@ def solve(sim: RoundSim, side: int) -> dict[int, float]:
     r = sim.r
     players = r.players
     side_of = r.side_of
-    table = r.table
+    table = r.points_table
     others = r.sides - 1
     weight = [1.0 if s == side else -1.0 / others for s in range(r.sides)]
     classes: dict[tuple[int, int, bool], int] = {}
@@ -49,16 +49,16 @@ def solve(sim: RoundSim, side: int) -> dict[int, float]:
     cls_2c = [key[2] for key in classes]
     hands = [sorted(card_class[c] for c in hand) for hand in sim.hands]
     hkeys = [sum(1 << (4 * c) for c in hand) for hand in hands]
-    jacks_wild = r.jacks_wild
+    jacks_wild = r.jacks_capture_all
     jack_kseri = r.jack_kseri
     kseri_value = r.kseri_value
-    double = r.double
-    last_ok = r.last_ok
-    jacks_bonus = r.jacks_bonus
-    two_clubs_bonus = r.two_clubs_bonus
-    majority = r.majority
+    double = r.double_kseri
+    last_ok = r.kseri_on_last_card
+    jacks_bonus = r.jacks_table_bonus
+    two_clubs_bonus = r.two_clubs_match_bonus
+    majority = r.majority_bonus
     tie_rewarded = r.tie_rewarded
-    last_bonus = r.last_bonus
+    last_bonus = r.last_capture_bonus
     tt: dict[tuple[object, ...], tuple[float, float]] = {}
 
     def terminal(counts: tuple[int, ...], last_side: int, pile_len: int, pile_pts: int) -> float:

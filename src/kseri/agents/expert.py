@@ -51,14 +51,15 @@ class Tactics:
     """The expert's evaluation of each play, shared by the ``expert`` agent and the master's
     rollouts."""
 
-    __slots__ = ("card_weight", "jack_kseri", "jacks_wild", "kseri_value", "last_ok", "table")
+    __slots__ = ("card_weight", "jack_kseri", "jacks_capture_all", "kseri_on_last_card", "kseri_value",
+                 "points_table")
 
     def __init__(self, rules: Rules) -> None:
-        self.table = rules.points_table
-        self.jacks_wild = rules.jacks_capture_all
+        self.points_table = rules.points_table
+        self.jacks_capture_all = rules.jacks_capture_all
         self.jack_kseri = rules.jack_kseri or 0
         self.kseri_value = rules.kseri_value
-        self.last_ok = rules.kseri_on_last_card
+        self.kseri_on_last_card = rules.kseri_on_last_card
         cards_per_side = rules.deck_size / rules.sides
         self.card_weight = rules.majority_bonus / cards_per_side
 
@@ -72,21 +73,21 @@ class Tactics:
         ``left`` counts the cards still to be played in the round, this one included.
         """
         rank = RANK_OF[card]
-        points = self.table[card]
+        points = self.points_table[card]
         is_jack = rank == JACK
-        if pile_len and (rank == top_rank or (is_jack and self.jacks_wild)):
+        if pile_len and (rank == top_rank or (is_jack and self.jacks_capture_all)):
             gain = pile_points + points + self.card_weight * (pile_len + 1)
-            if pile_len == 1 and rank == top_rank and (left > 1 or self.last_ok):
+            if pile_len == 1 and rank == top_rank and (left > 1 or self.kseri_on_last_card):
                 gain += self.jack_kseri if is_jack else self.kseri_value
             elif is_jack and left > opp_hand + 1:
                 gain -= JACK_HOLD
             return gain + (TEMPO if opp_hand else 0.0)
         stake = pile_points + points + self.card_weight * (pile_len + 1)
         kseri = 0.0
-        if pile_len == 0 and (left > 2 or self.last_ok):
+        if pile_len == 0 and (left > 2 or self.kseri_on_last_card):
             kseri = self.jack_kseri if is_jack else self.kseri_value
         same = 1.0 if rank == forced_rank else holds_any(pool, opp_hand, unseen[rank])
-        if is_jack or not self.jacks_wild:
+        if is_jack or not self.jacks_capture_all:
             either = same
         else:
             jacks = unseen[JACK]

@@ -116,7 +116,7 @@ class Sampler:
         read_seen: list[list[int]] = []
         later: list[list[int]] = []
         hidden = face_down
-        table = self.sim_rules.table
+        table = self.sim_rules.points_table
         hidden_points = sum(table[: rules.deck_size]) / rules.deck_size - table[placeholder]
         batch_plays = view.plays[batch_start:]
         for index, play in enumerate(view.plays):
@@ -135,14 +135,14 @@ class Sampler:
         if (sim.turn, len(sim.centre), tuple(sim.counts)) != public:
             raise ValueError("inconsistent view: its plays do not lead to its centre and captures")
         if face_down and view.face_down:
-            sim.centre_points -= sum(self.sim_rules.table[c] for c in centre[:face_down])
+            sim.centre_points -= sum(self.sim_rules.points_table[c] for c in centre[:face_down])
         elif face_down:
             first = next(play for play in view.plays if play.taken)
             taken_side = self.sim_rules.side_of[first.seat]
             cards = view.face_down_seen or (placeholder,) * face_down
-            sim.points[taken_side] -= sum(self.sim_rules.table[c] for c in centre[:face_down])
+            sim.points[taken_side] -= sum(self.sim_rules.points_table[c] for c in centre[:face_down])
             if view.face_down_seen:
-                sim.points[taken_side] += sum(self.sim_rules.table[c] for c in cards)
+                sim.points[taken_side] += sum(self.sim_rules.points_table[c] for c in cards)
         width = max((len(cards) for cards in later), default=0)
         plays_read = PlaysRead(
             np.array(read, np.int64), np.array(read_seen, np.int64),
@@ -221,7 +221,7 @@ class Sampler:
                 seat = (view.dealer + 1 + position) % rules.players
                 start = batch * per_batch + position * size
                 future[:, batch, seat] = stock[:, start : start + size]
-        table = np.array(self.sim_rules.table, np.int64)
+        table = np.array(self.sim_rules.points_table, np.int64)
         face_down = pools[:, : self.face_down_unknown]
         face_down_points = table[face_down].sum(axis=1)
         centre = np.zeros((count, max(1, len(base.centre))), np.int8)
@@ -281,7 +281,7 @@ class Sampler:
         sim = self.base.copy()
         sim.hands = [list(hand) for hand in world.hands]
         sim.future = world.future
-        table = self.sim_rules.table
+        table = self.sim_rules.points_table
         view = self.view
         if view.face_down:
             sim.centre[: view.face_down] = world.face_down

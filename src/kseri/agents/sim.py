@@ -18,12 +18,14 @@ TWO_CLUBS: Final = TWO * 4 + CLUBS
 
 
 class SimRules:
-    """The constants of :class:`Rules` that play and scoring need, as plain attributes."""
+    """The constants of :class:`Rules` that play and scoring need, as plain attributes, each under
+    its name in :class:`Rules` (``side_of`` a tuple; ``per_rank``, ``per_batch`` and ``tie_rewarded``
+    derived)."""
 
     __slots__ = (
-        "deck_size", "double", "jack_kseri", "jacks_bonus", "jacks_wild", "kseri_value",
-        "last_bonus", "last_ok", "majority", "per_batch", "per_rank", "players", "side_of", "sides",
-        "table", "tie_rewarded", "two_clubs_bonus",
+        "deck_size", "double_kseri", "jack_kseri", "jacks_capture_all", "jacks_table_bonus",
+        "kseri_on_last_card", "kseri_value", "last_capture_bonus", "majority_bonus", "per_batch", "per_rank",
+        "players", "points_table", "side_of", "sides", "tie_rewarded", "two_clubs_match_bonus",
     )
 
     def __init__(self, rules: Rules) -> None:
@@ -33,17 +35,17 @@ class SimRules:
         self.deck_size = rules.deck_size
         self.per_rank = 4 * rules.decks
         self.per_batch = rules.players * rules.batch_size
-        self.jacks_wild = rules.jacks_capture_all
+        self.jacks_capture_all = rules.jacks_capture_all
         self.jack_kseri = rules.jack_kseri
         self.kseri_value = rules.kseri_value
-        self.double = rules.double_kseri
-        self.last_ok = rules.kseri_on_last_card
-        self.jacks_bonus = rules.jacks_table_bonus
-        self.two_clubs_bonus = rules.two_clubs_match_bonus
-        self.table = rules.points_table
-        self.majority = rules.majority_bonus
+        self.double_kseri = rules.double_kseri
+        self.kseri_on_last_card = rules.kseri_on_last_card
+        self.jacks_table_bonus = rules.jacks_table_bonus
+        self.two_clubs_match_bonus = rules.two_clubs_match_bonus
+        self.points_table = rules.points_table
+        self.majority_bonus = rules.majority_bonus
         self.tie_rewarded = rules.majority_tie is MajorityTie.EVERY_TIED_SIDE
-        self.last_bonus = rules.last_capture_bonus
+        self.last_capture_bonus = rules.last_capture_bonus
 
     def final_points(self, points: Sequence[int], counts: Sequence[int], last_capturer: int,
                      pile_len: int, pile_points: int) -> list[int]:
@@ -55,15 +57,15 @@ class SimRules:
             side = self.side_of[last_capturer]
             points[side] += pile_points
             counts[side] += pile_len
-            if self.last_bonus:
-                points[side] += self.last_bonus
-        if self.majority:
+            if self.last_capture_bonus:
+                points[side] += self.last_capture_bonus
+        if self.majority_bonus:
             most = max(counts)
             if most:
                 leaders = [side for side, count in enumerate(counts) if count == most]
                 if len(leaders) == 1 or self.tie_rewarded:
                     for side in leaders:
-                        points[side] += self.majority
+                        points[side] += self.majority_bonus
         return points
 
 
@@ -104,7 +106,7 @@ class RoundSim:
         self.future = future
         self.batch = 0
         self.centre = list(centre)
-        self.centre_points = sum(sim_rules.table[c] for c in centre)
+        self.centre_points = sum(sim_rules.points_table[c] for c in centre)
         self.turn = turn
         self.left = left
         self.points = list(points) if points is not None else [0] * sim_rules.sides
@@ -153,14 +155,14 @@ class RoundSim:
         self.turn = (seat + 1) % r.players
         if not centre:
             centre.append(card)
-            self.centre_points += r.table[card]
+            self.centre_points += r.points_table[card]
             self.chain = 2 if self.chain == 1 else 0
             return
         top = centre[-1]
         top_rank = RANK_OF[top]
-        if rank != top_rank and not (rank == JACK and r.jacks_wild):
+        if rank != top_rank and not (rank == JACK and r.jacks_capture_all):
             centre.append(card)
-            self.centre_points += r.table[card]
+            self.centre_points += r.points_table[card]
             self.chain = 0
             return
         bonus = 0
@@ -168,19 +170,19 @@ class RoundSim:
         if len(centre) == 1 and rank == top_rank:
             if rank == JACK:
                 value = r.jack_kseri
-            elif self.chain == 2 and r.double is not None:
-                value = r.double
+            elif self.chain == 2 and r.double_kseri is not None:
+                value = r.double_kseri
             else:
                 value = r.kseri_value
-            if value is not None and (self.left or r.last_ok):
+            if value is not None and (self.left or r.kseri_on_last_card):
                 bonus = value
                 kseri = True
-        if r.jacks_bonus and all(RANK_OF[c] == JACK for c in centre):
-            bonus += r.jacks_bonus
-        if r.two_clubs_bonus and rank == TWO and top % 52 == TWO_CLUBS:
-            bonus += r.two_clubs_bonus
+        if r.jacks_table_bonus and all(RANK_OF[c] == JACK for c in centre):
+            bonus += r.jacks_table_bonus
+        if r.two_clubs_match_bonus and rank == TWO and top % 52 == TWO_CLUBS:
+            bonus += r.two_clubs_match_bonus
         side = r.side_of[seat]
-        self.points[side] += self.centre_points + r.table[card] + bonus
+        self.points[side] += self.centre_points + r.points_table[card] + bonus
         self.counts[side] += len(centre) + 1
         self.centre = []
         self.centre_points = 0

@@ -12,7 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from kseri.analysis import ANALYSIS_ITERATIONS, Analysis, analyse_record, record_plays
-from kseri.cli import app
+from kseri.cli.command import app
 from kseri.records import RecordError, read_records
 
 out = Console(highlight=False, soft_wrap=True)

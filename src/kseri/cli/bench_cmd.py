@@ -31,7 +31,7 @@ from kseri.bench.tournament import (
     run_tournament,
     total_games,
 )
-from kseri.cli import RayOptionCommand, app, bot_level, ray_option, rules_spec
+from kseri.cli.command import RayOptionCommand, app, bot_level, ray_option, rules_spec
 from kseri.protocol.engine_side import serve_level
 from kseri.rules import Rules, RulesError
 

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from kseri.cli import app
+from kseri.cli.command import app
 from kseri.cli.play_cmd import full_screen_possible
 from kseri.learn import LANGUAGES, LESSONS, build_tutorial
 from kseri.tui.learn import LineTutorial

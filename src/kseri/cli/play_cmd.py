@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from kseri.agents import AGENTS
-from kseri.cli import app, bot_level, rules_spec
+from kseri.cli.command import app, bot_level, rules_spec
 from kseri.rules import Rules, RulesError
 
 DEFAULT_LEVEL = "expert"

@@ -17,7 +17,7 @@ from rich.table import Table
 
 from kseri.bench.executors import ClusterError, Executor, RayCluster
 from kseri.bench.simulation import Tally, run_simulation
-from kseri.cli import RayOptionCommand, app, ray_option, rules_spec
+from kseri.cli.command import RayOptionCommand, app, ray_option, rules_spec
 from kseri.notation import NotationError, format_notation, parse_notation
 from kseri.records import (
     RecordError,

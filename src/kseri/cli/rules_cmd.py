@@ -9,7 +9,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from kseri.cli import app
+from kseri.cli.command import app
 from kseri.notation import option_text
 from kseri.rules import PRESET_SOURCES, PRESETS, Rules, RulesError
 

@@ -13,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from kseri.cli import app
+from kseri.cli.command import app
 
 SWITCH_INTERVAL = 0.0005
 """Seconds a thread may hold the interpreter while another waits for it, in a server."""
@@ -24,7 +24,7 @@ FULL_PASS_EVERY = 30.0
 @app.command("serve")
 def serve_command(
     host: str = typer.Option("127.0.0.1", help="Address to listen on (0.0.0.0: every interface)."),
-    port: int = typer.Option(8000, help="Port to listen on."),
+    port: int = typer.Option(8000, min=1, max=65535, help="Port to listen on (1-65535)."),
     db: str = typer.Option(
         None, "--db", help="Database URL, e.g. postgresql+asyncpg://user@host/kseri "
         "(default: $KSERI_DATABASE_URL, else SQLite in the user's data folder)."),
@@ -46,6 +46,10 @@ def serve_command(
         "PostgreSQL --db (docs/server.md, Cluster)."),
     lease: float = typer.Option(
         4.0, help="In a cluster: seconds a process holds a table without renewing its lease."),
+    trusted_proxy: Annotated[list[str] | None, typer.Option(
+        help="The address of a reverse proxy in front (repeatable): only its X-Forwarded-For and "
+        "X-Forwarded-Proto are believed, and it is exempt from the per-address connection "
+        "ceiling. Without one, forwarded headers are ignored (docs/server.md).")] = None,
     log_level: str = typer.Option("warning", help="uvicorn's log level."),
 ) -> None:
     """Start the game server (HTTP, WebSocket and the web page) and print the address to open."""
@@ -56,6 +60,7 @@ def serve_command(
 
     from kseri.server import ServerSettings, create_app, default_database_url
     from kseri.server.db import DatabaseUnavailable, Store
+    from kseri.server.guard import ConnectionGuard, GuardedServer, raise_descriptor_limit
     from kseri.server.limits import Limits
     from kseri.server.settings import REDIS_ENV
 
@@ -94,9 +99,16 @@ def serve_command(
     shown_cluster = "" if settings.redis_url is None else f", cluster through {_safe(settings.redis_url)}"
     typer.echo(f"kseri server: open http://{shown_host}:{port}/  (database: {_safe(settings.database_url)}"
                f"{shown_cluster})")
-    config = uvicorn.Config(create_app(settings), host=host, port=port, log_level=log_level,
-                            ws_max_size=1 << 20, ws_ping_interval=20, ws_ping_timeout=20,
-                            ws_per_message_deflate=False)
+    before, after = raise_descriptor_limit()
+    if after > before:
+        typer.echo(f"kseri server: open descriptors allowed raised from {before} to {after}")
+    application = create_app(settings)
+    proxies = tuple(trusted_proxy or ())
+    guard = ConnectionGuard(bounds, application.state.metrics, proxies)
+    config = uvicorn.Config(application, host=host, port=port, log_level=log_level,
+                            http=guard.protocol(), proxy_headers=bool(proxies),
+                            forwarded_allow_ips=list(proxies), ws_max_size=1 << 20,
+                            ws_ping_interval=20, ws_ping_timeout=20, ws_per_message_deflate=False)
     config.load()
     # the application, its routes and models, and uvicorn's protocols live as long as the
     # process: out of the cycle collector's sight, its full passes walk the live tables alone
@@ -106,7 +118,7 @@ def serve_command(
     # the database writer's thread takes the interpreter back within half a millisecond of
     # asking, not the default 5 ms: a commit asks several times, and every play waits for one
     sys.setswitchinterval(SWITCH_INTERVAL)
-    server = uvicorn.Server(config)
+    server = GuardedServer(config, guard)
     with contextlib.suppress(KeyboardInterrupt):  # raised again by uvicorn once it has stopped
         server.run()
     if not server.started:

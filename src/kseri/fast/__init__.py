@@ -28,20 +28,16 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from hashlib import sha512
-from math import comb
-from typing import Final, Protocol
+from typing import Protocol
 
 import numpy as np
 from numpy.typing import NDArray
 
 from kseri.cards import ALL_CARDS
 from kseri.fast import kernels
-from kseri.rules import CentreDeal, MajorityTie, Rules, TargetRule
-
-POLICIES: Final = ("random", "greedy", "expert", "given")
-"""The policies a seat may follow: the built-in levels' choices, or the cards given."""
+from kseri.fast.flat import POLICIES, FlatRules, flatten, policy_codes
+from kseri.rules import Rules
 
 
 class DealLike(Protocol):
@@ -164,63 +160,6 @@ class Matches:
         return int(self.winner.shape[0])
 
 
-@dataclass(frozen=True, slots=True)
-class _Compiled:
-    """A rule set as the kernels take it."""
-
-    options: NDArray[np.int64]
-    table: NDArray[np.int64]
-    side_of: NDArray[np.int64]
-    holds: NDArray[np.float64]
-    card_weight: float
-
-
-@lru_cache(maxsize=64)
-def _compiled(rules: Rules) -> _Compiled:
-    options = np.zeros(kernels.OPTIONS, np.int64)
-    centre_deal = {CentreDeal.REDEAL: kernels.REDEAL, CentreDeal.REPLACE_JACKS: kernels.REPLACE_JACKS,
-                   CentreDeal.PISTI: kernels.PISTI}[rules.centre_deal]
-    pisti = rules.centre_deal is CentreDeal.PISTI
-    for index, value in (
-        (kernels.PLAYERS, rules.players), (kernels.SIDES, rules.sides), (kernels.BATCHES, rules.batches),
-        (kernels.BATCH_SIZE, rules.batch_size), (kernels.CENTRE_SIZE, rules.centre_size),
-        (kernels.FACE_DOWN, rules.centre_size - 1 if pisti else 0), (kernels.CENTRE_DEAL, centre_deal),
-        (kernels.KSERI, rules.kseri_value),
-        (kernels.JACK_KSERI, -1 if rules.jack_kseri is None else rules.jack_kseri),
-        (kernels.DOUBLE_KSERI, -1 if rules.double_kseri is None else rules.double_kseri),
-        (kernels.LAST_OK, rules.kseri_on_last_card), (kernels.JACKS_WILD, rules.jacks_capture_all),
-        (kernels.MAJORITY, rules.majority_bonus),
-        (kernels.EVERY_TIED, rules.majority_tie is MajorityTie.EVERY_TIED_SIDE),
-        (kernels.JACKS_TABLE, rules.jacks_table_bonus), (kernels.LAST_BONUS, rules.last_capture_bonus),
-        (kernels.TWO_CLUBS_BONUS, rules.two_clubs_match_bonus), (kernels.DECK_SIZE, rules.deck_size),
-        (kernels.PER_RANK, 4 * rules.decks), (kernels.TARGET, rules.target),
-        (kernels.ESCALATION, rules.escalation if rules.target_rule is TargetRule.ESCALATE else 0),
-    ):
-        options[index] = int(value)
-    holds = np.ones((rules.deck_size + 1, rules.batch_size + 1, 8 * rules.decks + 1), np.float64)
-    for pool in range(1, rules.deck_size + 1):
-        for hand in range(1, min(rules.batch_size, pool) + 1):
-            for wanted in range(1, min(8 * rules.decks, pool - 1) + 1):
-                holds[pool, hand, wanted] = 1.0 - comb(pool - wanted, hand) / comb(pool, hand)
-    return _Compiled(
-        options,
-        np.array(rules.points_table, np.int64),
-        np.array([rules.side_of(seat) for seat in range(rules.players)], np.int64),
-        holds,
-        rules.majority_bonus / (rules.deck_size / rules.sides),
-    )
-
-
-def _policies(rules: Rules, policies: str | Sequence[str]) -> NDArray[np.int64]:
-    names = [policies] * rules.players if isinstance(policies, str) else list(policies)
-    if len(names) != rules.players:
-        raise ValueError(f"{rules.players} players need {rules.players} policies, not {len(names)}")
-    for name in names:
-        if name not in POLICIES:
-            raise ValueError(f"unknown policy {name!r}; the policies are: {', '.join(POLICIES)}")
-    return np.array([POLICIES.index(name) for name in names], np.int64)
-
-
 def _seed(seed: int | str) -> np.uint64:
     """A 64-bit seed: an int modulo 2**64, or the first 8 bytes of a text's SHA-512."""
     if isinstance(seed, str):
@@ -240,8 +179,9 @@ def play_rounds(rules: Rules, deals: Deals | int, *, seed: int | str = 0,
     stream per round, so a round's result does not depend on the others. ``keep_plays``,
     ``keep_owners`` and ``keep_deals`` add those arrays to the result.
     """
-    compiled = _compiled(rules)
-    codes = _policies(rules, policies if policies is not None else "given" if plays is not None else "random")
+    compiled = flatten(rules)
+    default = "given" if plays is not None else "random"
+    codes = policy_codes(rules, policies if policies is not None else default)
     total = rules.batches * rules.players * rules.batch_size
     shuffle = isinstance(deals, int)
     if isinstance(deals, int):
@@ -309,8 +249,8 @@ def play_matches(rules: Rules, count: int, *, seed: int | str = 0,
     rule of ``rules`` deciding the winner."""
     if count < 0:
         raise ValueError(f"the number of matches cannot be negative ({count})")
-    compiled = _compiled(rules)
-    codes = _policies(rules, policies)
+    compiled = flatten(rules)
+    codes = policy_codes(rules, policies)
     if POLICIES.index("given") in codes:
         raise ValueError("matches are played by policies; 'given' plays need play_rounds")
     results = np.zeros((count, 4 + rules.sides), np.int64)
@@ -351,7 +291,7 @@ def rollouts(rules: Rules, positions: Positions, candidates: Sequence[int], *, t
     most one card a seat left). Returns each side's points there per position and candidate (captured cards
     counted at their share of the majority before the round's end), and whether the horizon
     is the round's end, per position."""
-    compiled = _compiled(rules)
+    compiled = flatten(rules)
     count = positions.hands.shape[0]
     finals = np.zeros((count, len(candidates), rules.sides), np.float64)
     over = np.zeros(count, np.bool_)
@@ -379,6 +319,6 @@ def warm_up() -> float:
 
 
 __all__ = [
-    "POLICIES", "DealLike", "Deals", "Matches", "Positions", "Rounds", "play_matches", "play_rounds",
-    "rollouts", "warm_up",
+    "POLICIES", "DealLike", "Deals", "FlatRules", "Matches", "Positions", "Rounds", "flatten", "play_matches",
+    "play_rounds", "policy_codes", "rollouts", "warm_up",
 ]

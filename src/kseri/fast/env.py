@@ -25,7 +25,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from kseri.cards import ALL_CARDS, JACK, TWO, Card
-from kseri.fast import _compiled, _policies
+from kseri.fast.flat import flatten, policy_codes
 from kseri.fast.kernels import (
     BATCH_SIZE,
     BATCHES,
@@ -665,12 +665,12 @@ class EnvBatch:
         players = rules.players
         if seat is not None and not 0 <= seat < players:
             raise ValueError(f"seat must be 0 to {players - 1} or None, not {seat}")
-        codes = _policies(rules, policies)
+        codes = policy_codes(rules, policies)
         if (codes > EXPERT).any():
             raise ValueError("the other seats follow a policy: random, greedy or expert")
         self.rules = rules
         self.count = count
-        compiled_rules = _compiled(rules)
+        compiled_rules = flatten(rules)
         self._options = compiled_rules.options
         self._table = compiled_rules.table
         self._side_of = compiled_rules.side_of

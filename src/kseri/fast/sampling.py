@@ -21,7 +21,8 @@ from typing import Final
 import numpy as np
 from numpy.typing import NDArray
 
-from kseri.fast import _compiled, kernels
+from kseri.fast import kernels
+from kseri.fast.flat import flatten
 from kseri.fast.kernels import RANK_OF, RANKS, compiled
 from kseri.rules import Rules
 
@@ -108,7 +109,7 @@ def log_likelihoods(rules: Rules, hands: NDArray[np.int8], lengths: NDArray[np.i
     before it) whose player then held their hand now plus ``later[k, :later_len[k]]`` (the
     cards they have played since, this one included).
     """
-    compiled_rules = _compiled(rules)
+    compiled_rules = flatten(rules)
     out = np.zeros(hands.shape[0], np.float64)
     if clues.shape[0]:
         _log_likelihoods(compiled_rules.options, compiled_rules.table, compiled_rules.holds,

@@ -4,11 +4,10 @@ the web page."""
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager, suppress
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -26,7 +25,7 @@ from starlette.websockets import WebSocketState
 from kseri.agents import AGENTS
 from kseri.records import record_problems
 from kseri.rules import PRESET_SOURCES, PRESETS, Rules, RulesError
-from kseri.server import db, players
+from kseri.server import db, players, wire
 from kseri.server.cluster import RECONNECT, RESTART, TRY_AGAIN_LATER, Cluster, Elsewhere, Leases
 from kseri.server.learn import router as learn_router
 from kseri.server.limits import (
@@ -39,7 +38,7 @@ from kseri.server.limits import (
 )
 from kseri.server.metrics import Health, Metrics, cluster_check, database_check
 from kseri.server.metrics import install as install_metrics
-from kseri.server.protocol import Hello, Play, ProtocolError, Ready, parse_client_message
+from kseri.server.protocol import ProtocolError
 from kseri.server.relay import CUT_OFF, UNREACHABLE, ForwardTables, Relay
 from kseri.server.resign import ResignRefused, resign
 from kseri.server.room import Connection, GameTable, SeatState, hash_token, rematch_token
@@ -379,7 +378,7 @@ def create_app(settings: ServerSettings) -> FastAPI:
             await tables.restore()
         else:  # docs/server.md, Cluster: tables are taken as they are asked for, or orphaned
             cluster = tables.cluster = Cluster(Leases(store, settings.lease), tables.live, tables.get)
-            relay = Relay(cluster, settings, _answer, tables_now, app=app, players=app.state.players)
+            relay = Relay(cluster, settings, tables_now, app=app, players=app.state.players)
             await relay.start()
             cluster.start()
             app.state.cluster, app.state.relay = cluster, relay
@@ -637,16 +636,9 @@ def create_app(settings: ServerSettings) -> FastAPI:
         try:
             if table is None:
                 missing = ProtocolError("no-such-table", f"there is no table {table_id!r:.60}")
-                connection.send(missing.to_json())
+                connection.send(missing.to_message())
                 return
-            while True:
-                message = await websocket.receive()
-                if message["type"] == "websocket.disconnect":
-                    return
-                try:
-                    await _answer(table, connection, message, settings)
-                except ProtocolError as error:
-                    connection.send(error.to_json())
+            await wire.serve(table, connection, _frames(websocket), settings)
         except asyncio.CancelledError:
             if not connection.dropped:
                 raise
@@ -706,28 +698,11 @@ def drain_on_sigterm(cluster: Cluster, relay: Relay) -> None:
     loop.add_signal_handler(signal.SIGTERM, on_sigterm)
 
 
-async def _answer(table: GameTable, connection: Connection, frame: Any, settings: ServerSettings) -> None:
-    """Check one raw WebSocket frame and hand its message to the table (refused messages and
-    pings, not accepted moves, spend the connection's allowance)."""
-    limits = settings.limits
-    if not connection.bucket.take():
-        connection.throttled += 1
-        if connection.throttled > limits.burst:
-            connection.drop("flooding: messages kept coming after they were throttled")
-        raise ProtocolError("throttled", f"too many messages: at most {limits.rate:g} a second")
-    connection.throttled = 0
-    text = frame.get("text")
-    if text is None:
-        raise ProtocolError("bad-message", "send JSON text frames, not binary ones")
-    if len(text.encode()) > limits.max_message:
-        raise ProtocolError("too-large", f"messages are limited to {limits.max_message} bytes")
-    try:
-        data = json.loads(text)
-    except ValueError as error:
-        raise ProtocolError("bad-json", f"not JSON: {error}") from None
-    except RecursionError:
-        raise ProtocolError("bad-json", "not JSON this server reads: nested too deeply") from None
-    message = parse_client_message(data)
-    await table.handle(connection, message)
-    if isinstance(message, Hello | Play | Ready):
-        connection.bucket.refund()  # accepted moves are paced by the game itself
+def _frames(websocket: WebSocket) -> wire.Receive:
+    """A WebSocket's frames for :func:`wire.serve` (``None``: the peer is gone)."""
+
+    async def receive() -> Mapping[str, Any] | None:
+        frame = await websocket.receive()
+        return None if frame["type"] == "websocket.disconnect" else frame
+
+    return receive

@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-import orjson
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import (
@@ -449,7 +448,3 @@ def set_seat(table_id: str, seat: int, **values: Any) -> Update:
     return update(seats).where(seats.c.table_id == table_id, seats.c.seat == seat).values(**values)
 
 
-def dumps(data: Any) -> str:
-    """Compact JSON for the ``data`` and ``rules`` columns, and for every message the server
-    sends (orjson: the server's hottest path encodes a state message per connection and play)."""
-    return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS).decode()

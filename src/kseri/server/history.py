@@ -14,7 +14,7 @@ from typing import Any
 from orjson import Fragment
 
 from kseri.engine import Match, Phase
-from kseri.server.db import dumps
+from kseri.server.protocol import dumps
 
 AUTO_REASONS = ("clock", "standin")
 """Why the server played a person's card: their turn clock ran out, or they were away."""

@@ -46,6 +46,11 @@ class Limits:
     it in memory and in ever longer pauses of the garbage collector)."""
     connections_per_address: int = 64
     """Open WebSockets from one address."""
+    http_connections_per_address: int = 64
+    """Open HTTP connections from one address, counted before a request is read (a WebSocket
+    leaves this count once upgraded); a trusted proxy (``--trusted-proxy``) is exempt."""
+    header_timeout: float = 10.0
+    """Seconds a request's headers may take to arrive in full."""
     connections_per_seat: int = 4
     """Open WebSockets speaking for one seat (its token)."""
     hints_per_minute: float = 30.0

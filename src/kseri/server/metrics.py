@@ -58,6 +58,21 @@ class Metrics:
                                         buckets=COMMIT_BUCKETS, registry=self.registry)
         self.takeovers = Counter("kseri_takeovers", "Tables this process took over from another process "
                                  "of its cluster (whose lease ran out).", registry=self.registry)
+        self.http_refused = Counter("kseri_http_refused", "HTTP connections refused below the application "
+                                    "(server/guard.py), by reason: per-address (the address held its "
+                                    "ceiling) or header-timeout (a request's headers came too slowly).",
+                                    ["reason"], registry=self.registry)
+        for reason in ("per-address", "header-timeout"):
+            self.http_refused.labels(reason)  # shown from the start, at zero
+        self.accept_failures = Counter("kseri_accept_failures", "Connections the process could not accept "
+                                       "(out of descriptors).", registry=self.registry)
+        self.descriptors_exhausted = Counter("kseri_descriptors_exhausted", "Seconds the process spent with "
+                                             "almost no free descriptors (new connections refused by "
+                                             "the system).", registry=self.registry)
+        self.descriptors_open = Gauge("kseri_descriptors_open", "Descriptors the process holds open "
+                                      "(connections, files).", registry=self.registry)
+        self.descriptor_limit = Gauge("kseri_descriptor_limit", "The process's limit on open descriptors.",
+                                      registry=self.registry)
         self._takeovers_total: Callable[[], int] | None = None
         self._takeovers_seen = 0
 

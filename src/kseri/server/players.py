@@ -28,6 +28,7 @@ from kseri.rules import PRESETS, Rules
 from kseri.server import accounts, db, pairing
 from kseri.server.accounts import COOKIE, DELETED_NAME, AccountError, Accounts, User, errors, username_key
 from kseri.server.pairing import Pairing, Seek
+from kseri.server.protocol import dumps
 from kseri.server.ratings import (
     Rating,
     bot_ratings,
@@ -307,7 +308,7 @@ class Players:
             running.add_done_callback(lambda _: self._analysing.pop(table_id, None))
             result = await running
             async with self.store.engine.begin() as connection:
-                await connection.execute(insert(analyses).values(table_id=table_id, data=db.dumps(result)))
+                await connection.execute(insert(analyses).values(table_id=table_id, data=dumps(result)))
             return result
         return await asyncio.shield(running)
 

@@ -1,12 +1,15 @@
-"""Protocol v1's WebSocket messages: the client's, parsed strictly; the server's, built here.
+"""Protocol v1's WebSocket messages: the client's, parsed strictly; the server's, typed and
+encoded here (:func:`dumps`, the wire's one JSON encoder).
 
 The JSON Schemas in ``kseri/schemas/`` describe the same messages (tests hold the two together).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
+import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 PROTOCOL = 1
@@ -30,8 +33,12 @@ class ProtocolError(Exception):
         self.message = message
 
     def to_json(self) -> dict[str, Any]:
-        """The ``error`` message."""
+        """The ``error`` message, as JSON-ready values."""
         return {"type": "error", "code": self.code, "message": self.message}
+
+    def to_message(self) -> Error:
+        """The ``error`` message."""
+        return Error(self.code, self.message)
 
 
 class _Message(BaseModel):
@@ -86,3 +93,90 @@ def parse_client_message(data: object) -> Hello | Play | Ready | Hint | Ping:
         first = error.errors()[0]
         where = ".".join(str(part) for part in first["loc"]) or "message"
         raise ProtocolError("bad-message", f"{where}: {first['msg']}") from None
+
+
+# -- the server's messages ---------------------------------------------------------------------
+
+def dumps(data: Any) -> str:
+    """Compact JSON for every message the server sends (and the store's ``data`` and ``rules``
+    columns): orjson, since the server's hottest path encodes a state message per connection
+    and play; parts already encoded are spliced in as ``orjson.Fragment``."""
+    return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+JSON = Any
+"""A JSON-ready value (or an ``orjson.Fragment`` of JSON text already encoded)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Welcome:
+    """Hello answered: the table as it is and the seat this connection speaks for."""
+
+    table: JSON
+    seat: int | None
+
+    def encode(self) -> str:
+        return dumps({"type": "welcome", "protocol": PROTOCOL, "table": self.table, "seat": self.seat})
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """One moment of a table as one connection may see it, after ``event``."""
+
+    seq: int
+    table: JSON
+    view: JSON
+    event: JSON
+    fairness: JSON
+    turn_deadline: dict[str, float] | None
+    history: JSON
+
+    def encode(self) -> str:
+        return dumps({"type": "state", "seq": self.seq, "table": self.table, "view": self.view,
+                      "event": self.event, "fairness": self.fairness, "turn_deadline": self.turn_deadline,
+                      "history": self.history})
+
+
+@dataclass(frozen=True, slots=True)
+class Presence:
+    """Who is connected now."""
+
+    table: JSON
+
+    def encode(self) -> str:
+        return dumps({"type": "presence", "table": self.table})
+
+
+@dataclass(frozen=True, slots=True)
+class HintValues:
+    """The value of each legal play (best first), answering a ``hint``."""
+
+    values: tuple[tuple[str, float], ...]
+    """``(card, value)`` pairs, best first."""
+
+    def encode(self) -> str:
+        values = [{"card": card, "value": value} for card, value in self.values]
+        return dumps({"type": "hint", "values": values, "best": values[0]["card"]})
+
+
+@dataclass(frozen=True, slots=True)
+class Pong:
+    """Keep-alive answered."""
+
+    def encode(self) -> str:
+        return '{"type":"pong"}'
+
+
+@dataclass(frozen=True, slots=True)
+class Error:
+    """A request refused (see :class:`ProtocolError`); nothing changed."""
+
+    code: str
+    message: str
+
+    def encode(self) -> str:
+        return dumps({"type": "error", "code": self.code, "message": self.message})
+
+
+ServerMessage = Welcome | State | Presence | HintValues | Pong | Error
+"""Every message the server sends on a table's WebSocket."""

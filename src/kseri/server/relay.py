@@ -22,23 +22,21 @@ import time
 from collections.abc import Awaitable, Callable
 from contextlib import suppress
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from fastapi import WebSocket
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 from sqlalchemy.exc import DBAPIError
 
+from kseri.server import wire
 from kseri.server.cluster import RECONNECT, RESTART, TRY_AGAIN_LATER, Cluster, Elsewhere
 from kseri.server.limits import ASGIApp, Receive, Scope, Send
-from kseri.server.protocol import ProtocolError
+from kseri.server.players import Players
 from kseri.server.room import Connection, GameTable
 from kseri.server.settings import ServerSettings
 
 log = logging.getLogger("kseri.server")
-
-Answer = Callable[[GameTable, Connection, Any, ServerSettings], Awaitable[None]]
-"""Checks one raw frame and hands it to the table (``app._answer``)."""
 
 LOBBY_KEY = "kseri:lobby:"
 """Each process's public tables, refreshed every second (``kseri:lobby:<process>``)."""
@@ -214,16 +212,25 @@ class Link:
     closed_by_owner: bool = False
 
 
+class TableSource(Protocol):
+    """What the relay needs of the process's tables (:class:`~kseri.server.app.Tables`)."""
+
+    async def get(self, table_id: str, gone: str | None = None) -> GameTable | None:
+        """The table, taking its lease if nobody holds it (``gone``: an owner known dead)."""
+
+    def listed(self) -> list[GameTable]:
+        """The public tables this process holds, for the lobby."""
+
+
 @dataclass(eq=False)
 class Relay:
     """Both ends of the cluster's relaying for one process."""
 
     cluster: Cluster
     settings: ServerSettings
-    answer: Answer
-    tables: Callable[[], Any]
-    """The process's :class:`~kseri.server.app.Tables` (its ``get``, ``live`` and ``listed``)."""
-    players: Any = None
+    tables: Callable[[], TableSource]
+    """The process's :class:`~kseri.server.app.Tables`."""
+    players: Players | None = None
     """The process's :class:`~kseri.server.players.Players` (it tells the others of changes to
     accounts, and hears of theirs)."""
     app: ASGIApp | None = None
@@ -241,9 +248,13 @@ class Relay:
         """Subscribe, and check links and remote connections at each lease renewal."""
         await self.bus.start()
         if self.players is not None:
-            self.players.tell_peers = lambda change: self.bus.post(None, {**change, "from": self.cluster.me})
+            self.players.tell_peers = self._tell_peers
         self.cluster.on_tick.extend([self._check, self._renew_pairing])
         self._spawn(self._publish_lobby())
+
+    def _tell_peers(self, change: dict[str, Any]) -> None:
+        """Tell every other process of a change to an account (:attr:`players`)."""
+        self.bus.post(None, {**change, "from": self.cluster.me})
 
     async def stop(self) -> None:
         """Close every relayed client with the reconnect hint, stop the bus."""
@@ -375,9 +386,9 @@ class Relay:
             self._open(envelope)
         elif op == "http":
             self._spawn(self._serve_http(envelope, payload))
-        elif op == "seats-claimed" and envelope["from"] != self.cluster.me:
+        elif op == "seats-claimed" and envelope["from"] != self.cluster.me and self.players is not None:
             self.players.seats_claimed(envelope["user"], [tuple(seat) for seat in envelope["seats"]])
-        elif op == "user-deleted" and envelope["from"] != self.cluster.me:
+        elif op == "user-deleted" and envelope["from"] != self.cluster.me and self.players is not None:
             self.players.user_deleted(envelope["user"])
         elif op == "reply":
             reply = self.replies.pop(envelope["id"], None)
@@ -404,11 +415,7 @@ class Relay:
             if table is None:
                 remote.drop(RECONNECT, RESTART)
                 return
-            while (frame := await remote.inbox.get()) is not None:
-                try:
-                    await self.answer(table, remote, frame, self.settings)
-                except ProtocolError as error:
-                    remote.send(error.to_json())
+            await wire.serve(table, remote, remote.inbox.get, self.settings)
         except asyncio.CancelledError:
             if not remote.dropped:
                 raise

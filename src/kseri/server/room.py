@@ -26,14 +26,29 @@ from fastapi import WebSocket
 from orjson import Fragment
 
 from kseri.cards import Card, CardError
-from kseri.engine import Deal, IllegalPlayError, Match, Phase, View
+from kseri.engine import Deal, IllegalPlayError, Match, Phase, SpectatorView, View
 from kseri.fairness import commitment, deal_seed, new_secret
 from kseri.records import record_from_match
 from kseri.rules import Rules
 from kseri.server import db
 from kseri.server.history import RoundHistory, auto_reason
 from kseri.server.limits import TokenBucket
-from kseri.server.protocol import PROTOCOL, Hello, Hint, Ping, Play, ProtocolError, Ready
+from kseri.server.protocol import (
+    PROTOCOL,
+    Hello,
+    Hint,
+    HintValues,
+    Ping,
+    Play,
+    Pong,
+    Presence,
+    ProtocolError,
+    Ready,
+    ServerMessage,
+    State,
+    Welcome,
+    dumps,
+)
 from kseri.server.settings import ServerSettings
 from kseri.server.workers import SearchBusy, SearchPool
 from kseri.views import play_to_json, result_to_json, view_to_json
@@ -76,7 +91,7 @@ class Event:
     def row(self, table_id: str) -> dict[str, Any]:
         """The event as a database row."""
         return {"table_id": table_id, "seq": self.seq, "kind": self.kind, "seat": self.seat,
-                "card": self.card, "data": None if self.data is None else db.dumps(self.data)}
+                "card": self.card, "data": None if self.data is None else dumps(self.data)}
 
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> Event:
@@ -118,7 +133,7 @@ class GameState:
         """A rated match abandoned: the seat that forfeited it and the side that won."""
         self.history = RoundHistory()
         # JSON texts shared by every seat's view and by many moments in a row (view_text)
-        self._rules_text = Fragment(db.dumps(rules.options()))
+        self._rules_text = Fragment(dumps(rules.options()))
         self._results_text = (0, Fragment("[]"))
         self._plays_text: tuple[tuple[int, int], Fragment] = ((-1, 0), Fragment("[]"))
         self._play_texts: list[str] = []
@@ -213,23 +228,20 @@ class GameState:
         match = self.match
         if match is None:
             return "null"
-        view = match.view(0 if seat is None else seat)
+        view = match.spectator_view() if seat is None else match.view(seat)
         if self._results_text[0] != len(view.round_results):
             self._results_text = (len(view.round_results),
-                                  Fragment(db.dumps([result_to_json(r) for r in view.round_results])))
-        data = view_to_json(view, {"rules": self._rules_text, "plays": self._round_plays_text(view),
-                                   "round_results": self._results_text[1]})
-        if seat is None:
-            data.update(seat=None, side=None, hand=[], face_down_seen=[])
-        return db.dumps(data)
+                                  Fragment(dumps([result_to_json(r) for r in view.round_results])))
+        return dumps(view_to_json(view, {"rules": self._rules_text, "plays": self._round_plays_text(view),
+                                            "round_results": self._results_text[1]}))
 
-    def _round_plays_text(self, view: View) -> Fragment:
+    def _round_plays_text(self, view: View | SpectatorView) -> Fragment:
         """The JSON text of ``view``'s plays (the round's, public), each play encoded once."""
         key = (view.round_index, len(view.plays))
         if self._plays_text[0] != key:
             if self._plays_text[0][0] != view.round_index or len(self._play_texts) > len(view.plays):
                 self._play_texts = []
-            self._play_texts.extend(db.dumps(play_to_json(p)) for p in view.plays[len(self._play_texts):])
+            self._play_texts.extend(dumps(play_to_json(p)) for p in view.plays[len(self._play_texts):])
             self._plays_text = (key, Fragment("[" + ",".join(self._play_texts) + "]"))
         return self._plays_text[1]
 
@@ -238,7 +250,7 @@ class GameState:
         match = self.match
         key = (-1, "") if match is None else (match.round_index, match.phase.value)
         if self._fairness_text[0] != key:
-            self._fairness_text = (key, db.dumps(self.fairness()))
+            self._fairness_text = (key, dumps(self.fairness()))
         return self._fairness_text[1]
 
     def fairness(self) -> dict[str, Any]:
@@ -269,7 +281,7 @@ class StateText:
 
     def __init__(self, table: dict[str, Any], state: GameState,
                  turn_deadline: dict[str, float] | None) -> None:
-        self._table = Fragment(db.dumps(table))
+        self._table = Fragment(dumps(table))
         self._fairness = Fragment(state.fairness_text())
         self._history = Fragment(state.history.to_text())
         self._deadline = turn_deadline
@@ -282,9 +294,7 @@ class StateText:
         view = self._views.get(seat)
         if view is None:
             view = self._views[seat] = Fragment(self._state.view_text(seat))
-        return db.dumps({"type": "state", "seq": seq, "table": self._table, "view": view, "event": event,
-                         "fairness": self._fairness, "turn_deadline": self._deadline,
-                         "history": self._history})
+        return State(seq, self._table, view, event, self._fairness, self._deadline, self._history).encode()
 
 
 class Connection:
@@ -309,9 +319,9 @@ class Connection:
         """Messages refused in a row for want of allowance."""
         self._queue: asyncio.Queue[str | None] = asyncio.Queue()
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: ServerMessage) -> None:
         """Queue a message (a client too slow to take them is dropped)."""
-        self.send_text(db.dumps(message))
+        self.send_text(message.encode())
 
     def send_text(self, text: str) -> None:
         """Queue a message already in JSON; a client that lets :attr:`max_queued` pile up is
@@ -410,7 +420,7 @@ class GameTable:
         self.search = search
         self._bot_seed = secrets.randbits(32)
         self._hint_allowance: dict[int, TokenBucket] = {}
-        self._hints: dict[tuple[int, int], asyncio.Future[dict[str, Any]]] = {}
+        self._hints: dict[tuple[int, int], asyncio.Future[HintValues]] = {}
         self._spectator_backlogs: dict[tuple[int, int], list[str]] = {}
         self._timer: asyncio.TimerHandle | None = None
         self._tasks: set[asyncio.Task[None]] = set()
@@ -443,7 +453,7 @@ class GameTable:
             rematch_of: str | None = None, rated: bool = False) -> tuple[GameTable, db.Batch]:
         """A new table and the batch that stores it."""
         first_dealer = secrets.randbelow(rules.players)
-        row = {"id": table_id, "created": time.time(), "rules": db.dumps(rules.options()),
+        row = {"id": table_id, "created": time.time(), "rules": dumps(rules.options()),
                "casual": casual, "public": public, "clock": clock, "first_dealer": first_dealer,
                "finished": False, "rematch_of": rematch_of, "rematch": None, "rated": rated}
         fair = RoundSecret.fresh(first_dealer)
@@ -581,7 +591,7 @@ class GameTable:
     async def handle(self, connection: Connection, message: Hello | Play | Ready | Hint | Ping) -> None:
         """Answer one parsed client message (raises :class:`ProtocolError` to refuse it)."""
         if isinstance(message, Ping):
-            connection.send({"type": "pong"})
+            connection.send(Pong())
             return
         if isinstance(message, Hello):
             await self._hello(connection, message)
@@ -612,7 +622,7 @@ class GameTable:
         finally:
             self.lock.release()
 
-    async def _hint(self, seat: int | None) -> dict[str, Any]:
+    async def _hint(self, seat: int | None) -> HintValues:
         """The master's value of each legal play for ``seat`` (casual tables, on its turn)."""
         if not self.casual:
             raise ProtocolError("hints-off", "this table does not allow hints")
@@ -636,13 +646,12 @@ class GameTable:
             pending.add_done_callback(lambda done: done.exception() and self._hints.pop(key, None))
         return await asyncio.shield(pending)
 
-    async def _search_hint(self, view: View) -> dict[str, Any]:
+    async def _search_hint(self, view: View) -> HintValues:
         try:
             ranked = await self.search.hint(view, seed=self.state.seq)
         except SearchBusy:
             raise ProtocolError("busy", "the server is busy thinking; ask for a hint again soon") from None
-        values = [{"card": str(card), "value": round(value, 3)} for card, value in ranked]
-        return {"type": "hint", "values": values, "best": values[0]["card"]}
+        return HintValues(tuple((str(card), round(value, 3)) for card, value in ranked))
 
     def record(self) -> dict[str, Any]:
         """The game record (``kseri.records``) with every revealed fairness proof."""
@@ -676,8 +685,7 @@ class GameTable:
             backlog = self._backlog(seat, message.since)
             connection.seat = seat
             connection.joined = True
-            connection.send({"type": "welcome", "protocol": PROTOCOL, "table": self.table_json(),
-                             "seat": seat})
+            connection.send(Welcome(self.table_json(), seat))
             for text in backlog:
                 connection.send_text(text)
             self.connections.add(connection)
@@ -703,7 +711,7 @@ class GameTable:
 
     def _presence(self) -> None:
         """Tell everyone who is connected now (not stored: comings and goings are not events)."""
-        text = db.dumps({"type": "presence", "table": self.table_json()})
+        text = Presence(self.table_json()).encode()
         for connection in self.connections:
             connection.send_text(text)
         self._schedule()
@@ -848,7 +856,7 @@ class GameTable:
     def _broadcast(self, applied: list[tuple[Event, dict[str, Any]]]) -> None:
         moment = StateText(self.table_json(), self.state, self.turn_deadline())
         for event, shown in applied:
-            encoded = Fragment(db.dumps(shown))
+            encoded = Fragment(dumps(shown))
             for connection in self.connections:
                 connection.send_text(moment.message(event.seq, encoded, connection.seat))
 

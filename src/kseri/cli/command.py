@@ -1,0 +1,63 @@
+"""The ``kseri`` command's Typer app and the options its commands share."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import typer
+from typer.core import TyperCommand
+
+app = typer.Typer(
+    name="kseri",
+    help="Kseri (Ξερή): play, simulate, replay and serve the Greek card game and its family.",
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode=None,  # click's plain help: "--plain  Line-by-line mode", no "<bool>" noise
+)
+
+
+def rules_spec(value: str | None) -> str | None:
+    """Check a ``--rules`` value (a preset with overrides) as it is parsed, so that a bad one
+    is reported as ``Invalid value for '--rules': …`` naming the problem."""
+    from kseri.rules import Rules, RulesError
+
+    if value is not None:
+        try:
+            Rules.from_spec(value)
+        except RulesError as error:
+            raise typer.BadParameter(str(error)) from None
+    return value
+
+
+def bot_level(value: str) -> str:
+    """Check a ``--level`` value as it is parsed: one of the bot levels (case aside), else
+    ``Invalid value for '--level': …`` listing them."""
+    from kseri.agents import AGENTS
+
+    level = value.lower()
+    if level not in AGENTS:
+        raise typer.BadParameter(f"unknown bot level {value!r}; the levels are: {', '.join(AGENTS)}")
+    return level
+
+
+def ray_option() -> Any:
+    """The ``--ray [ADDRESS]`` option of the commands that can play on a Ray cluster."""
+    return typer.Option(
+        "--ray", metavar="[ADDRESS]",
+        help="Play on a Ray cluster: its head's HOST:PORT, or nothing (or 'local') for one of this machine "
+             "(needs kseri[cluster]).")
+
+
+class RayOptionCommand(TyperCommand):
+    """A command whose ``--ray`` may come without its address, meaning ``local``."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:  # typer's own click Context
+        given: list[str] = []
+        for index, arg in enumerate(args):
+            given.append(arg)
+            if arg == "--":
+                given += args[index + 1:]
+                break
+            if arg == "--ray" and (index + 1 == len(args) or args[index + 1].startswith("-")):
+                given.append("local")
+        return super().parse_args(ctx, given)
