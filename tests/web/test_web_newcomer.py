@@ -1,0 +1,60 @@
+"""A newcomer's findings about the page (issue 19): the phone's top bar keeps clear of the
+table's heading, the memory aid fits a laptop window, and the top bar's controls stay usable
+while a round's panel is up."""
+
+from __future__ import annotations
+
+import httpx
+from browser_helpers import SIZES, ContextFactory, PageErrors, screenshot, seat_browser, settle
+from playwright.sync_api import Page, expect
+
+
+def bot_table(server: str, players: int = 2, rules: str = "greek") -> dict[str, object]:
+    seats = [{"kind": "human", "name": "Eleni"}] + [{"kind": "bot", "level": "greedy"}] * (players - 1)
+    answer = httpx.post(f"{server}/api/tables", json={"rules": rules, "seats": seats,
+                                                      "casual": True, "public": False})
+    assert answer.status_code == 201, answer.text
+    created: dict[str, object] = answer.json()
+    return created
+
+
+def open_table(server: str, new_context: ContextFactory, page_errors: PageErrors, size: str,
+               players: int = 2, rules: str = "greek") -> Page:
+    created = bot_table(server, players, rules)
+    context = new_context(SIZES[size])
+    seat_browser(context, created["table"]["id"], created["seat"], created["token"])  # type: ignore[index]
+    page = page_errors.watch(context.new_page())
+    page.goto(f"{server}/t/{created['table']['id']}")  # type: ignore[index]
+    page.wait_for_selector(".table-screen.my-turn")
+    settle(page)
+    return page
+
+
+BOXES = """() => {
+  const box = n => { const r = n.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+  const links = [...document.querySelectorAll('.topbar a, .topbar select, .topbar label')].map(box);
+  const heading = [...document.querySelectorAll('.topline > *')].map(box);
+  const bar = box(document.querySelector('.topbar'));
+  return { links, heading, bar };
+}"""
+
+
+def overlaps(a: list[float], b: list[float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def test_the_phone_top_bar_keeps_clear_of_the_heading(server: str, new_context: ContextFactory,
+                                                     page_errors: PageErrors) -> None:
+    page = open_table(server, new_context, page_errors, "phone")
+    expect(page.locator("#account-nav a").first).to_be_visible()
+    found = page.evaluate(BOXES)
+    bar = found["bar"]
+    for link in found["links"]:
+        # every control of the bar lies inside the bar: one row, or rows the bar grows to hold
+        assert bar[1] <= link[1] and link[3] <= bar[3], ("a link spills out of the top bar", found)
+        for part in found["heading"]:
+            assert not overlaps(link, part), ("a link overlaps the heading", found)
+    for part in found["heading"]:
+        assert part[1] >= bar[3], ("the heading starts under the top bar", found)
+    screenshot(page, "newcomer-header-phone", full_page=False)
+    assert page_errors.errors == []
