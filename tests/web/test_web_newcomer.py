@@ -58,3 +58,29 @@ def test_the_phone_top_bar_keeps_clear_of_the_heading(server: str, new_context: 
         assert part[1] >= bar[3], ("the heading starts under the top bar", found)
     screenshot(page, "newcomer-header-phone", full_page=False)
     assert page_errors.errors == []
+
+
+CELLS = """() => {
+  const box = n => { const r = n.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+  return { cells: [...document.querySelectorAll('#memory .memory-grid td')].map(n => [n.textContent, box(n)]),
+           panel: box(document.querySelector('#memory')) };
+}"""
+
+
+def test_the_played_cards_fit_a_laptop_window(server: str, new_context: ContextFactory,
+                                              page_errors: PageErrors) -> None:
+    page = open_table(server, new_context, page_errors, "laptop")
+    page.click("#memory-button")
+    expect(page.locator("#memory .memory-grid")).to_be_visible()
+    settle(page)
+    found = page.evaluate(CELLS)
+    window = SIZES["laptop"]
+    assert len(found["cells"]) == 52, found
+    panel = found["panel"]
+    for rank, (left, top, right, bottom) in found["cells"]:
+        inside = left >= 0 and top >= 0 and right <= window["width"] and bottom <= window["height"]
+        assert inside, (rank, found)
+        # not cut by the panel (it scrolls or hides what overflows it)
+        assert panel[0] <= left and right <= panel[2] + 0.5 and bottom <= panel[3] + 0.5, (rank, found)
+    screenshot(page, "newcomer-memory-laptop", full_page=False)
+    assert page_errors.errors == []
