@@ -5,7 +5,7 @@ while a round's panel is up."""
 from __future__ import annotations
 
 import httpx
-from browser_helpers import SIZES, ContextFactory, PageErrors, screenshot, seat_browser, settle
+from browser_helpers import SIZES, ContextFactory, PageErrors, play_until, screenshot, seat_browser, settle
 from playwright.sync_api import Page, expect
 
 
@@ -83,4 +83,39 @@ def test_the_played_cards_fit_a_laptop_window(server: str, new_context: ContextF
         # not cut by the panel (it scrolls or hides what overflows it)
         assert panel[0] <= left and right <= panel[2] + 0.5 and bottom <= panel[3] + 0.5, (rank, found)
     screenshot(page, "newcomer-memory-laptop", full_page=False)
+    assert page_errors.errors == []
+
+
+ON_TOP = """ids => ids.map(id => {
+  const node = document.getElementById(id), r = node.getBoundingClientRect();
+  const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return [id, !!top && node.contains(top)];
+})"""
+CONTROLS = ["rules-button", "sound-button", "resign-button", "leave-button"]
+
+
+def test_the_top_line_stays_usable_over_a_round_panel(server: str, new_context: ContextFactory,
+                                                      page_errors: PageErrors) -> None:
+    page = open_table(server, new_context, page_errors, "laptop")
+    play_until(page, "#next-round")
+    expect(page.locator(".overlay-panel")).to_be_visible()
+    settle(page)
+    for size in ("laptop", "phone"):
+        page.set_viewport_size(SIZES[size])
+        expect(page.locator("#next-round")).to_be_visible()
+        assert page.evaluate(ON_TOP, CONTROLS) == [[id_, True] for id_ in CONTROLS], size
+        # the panel's own heading is not hidden under the top line
+        line = page.locator(".topline").bounding_box()
+        panel = page.locator(".overlay-panel").bounding_box()
+        assert line and panel and panel["y"] >= line["y"] + line["height"], (size, line, panel)
+        screenshot(page, f"newcomer-round-panel-{size}", full_page=False)
+    page.set_viewport_size(SIZES["laptop"])
+    pressed = page.get_attribute("#sound-button", "aria-pressed")
+    page.click("#sound-button")  # no force: nothing lies over it
+    expect(page.locator("#sound-button")).not_to_have_attribute("aria-pressed", pressed or "")
+    page.click("#rules-button")
+    expect(page.locator("dialog[open]")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(page.locator("dialog[open]")).to_have_count(0)
+    expect(page.locator("#next-round")).to_be_visible()
     assert page_errors.errors == []
