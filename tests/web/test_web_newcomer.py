@@ -4,9 +4,12 @@ while a round's panel is up."""
 
 from __future__ import annotations
 
+import json
+import re
+
 import httpx
 from browser_helpers import SIZES, ContextFactory, PageErrors, play_until, screenshot, seat_browser, settle
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, WebSocketRoute, expect
 
 
 def bot_table(server: str, players: int = 2, rules: str = "greek") -> dict[str, object]:
@@ -118,4 +121,48 @@ def test_the_top_line_stays_usable_over_a_round_panel(server: str, new_context: 
     page.keyboard.press("Escape")
     expect(page.locator("dialog[open]")).to_have_count(0)
     expect(page.locator("#next-round")).to_be_visible()
+    assert page_errors.errors == []
+
+
+BADGES = """() => [...document.querySelectorAll('.hand .hint-value')].map(n => {
+  const [r, g, b] = getComputedStyle(n).backgroundColor.match(/\\d+/g).map(Number);
+  return [n.textContent, r, g, b];
+})"""
+
+
+def test_a_negative_hint_does_not_look_like_a_gain(server: str, new_context: ContextFactory,
+                                                  page_errors: PageErrors) -> None:
+    created = bot_table(server)
+    context = new_context(SIZES["laptop"])
+    seat_browser(context, created["table"]["id"], created["seat"], created["token"])  # type: ignore[index]
+    page = page_errors.watch(context.new_page())
+
+    def relay(route: WebSocketRoute) -> None:
+        # the server's hint, with the best card +2.0 and every other card a loss
+        upstream = route.connect_to_server()
+
+        def from_server(message: str | bytes) -> None:
+            data = json.loads(message)
+            if data.get("type") == "hint":
+                for index, value in enumerate(data["values"]):
+                    value["value"] = 2.0 if value["card"] == data["best"] else -1.5 - index
+            route.send(json.dumps(data))
+
+        upstream.on_message(from_server)
+        route.on_message(upstream.send)
+
+    page.route_web_socket(re.compile(r"/ws/tables/"), relay)
+    page.goto(f"{server}/t/{created['table']['id']}")  # type: ignore[index]
+    page.wait_for_selector(".table-screen.my-turn")
+    page.click("#hint-button")
+    # the master bot's reckoning takes seconds on a busy machine
+    expect(page.locator(".hand .hint-value").first).to_be_visible(timeout=60_000)
+    badges = page.evaluate(BADGES)
+    gains = [b for b in badges if b[0].startswith("+")]
+    losses = [b for b in badges if b[0].startswith(("-", "\u2212"))]
+    assert len(gains) == 1 and len(losses) == len(badges) - 1, badges
+    for _text, red, green, _blue in losses:
+        assert red > green, ("a loss drawn in a gain's green", badges)
+    assert gains[0][2] > gains[0][1], badges
+    screenshot(page, "newcomer-hint-laptop", full_page=False)
     assert page_errors.errors == []

@@ -71,7 +71,7 @@ export const handMethods = {
           onclick: () => this.play(card),
         }, h("span", { class: "visually-hidden card-name" }, label), cardSvg(card),
         index < 9 && h("span", { class: "key-hint", "aria-hidden": "true" }, index + 1),
-        value !== undefined && h("span", { class: "hint-value", "aria-hidden": "true" }, value)));
+        value !== undefined && h("span", { class: `hint-value ${hintSign(value)}`, "aria-hidden": "true" }, value)));
     });
     const casual = this.table.casual;
     return h("section", { class: `me${view.turn === this.seat ? " turn" : ""}`, "data-seat": this.seat, "aria-label": t("table.you") },
@@ -118,3 +118,9 @@ export const handMethods = {
       h("p", { class: "muted" }, t("memory.help")));
   },
 };
+
+/** A hint's shown value ("+1.2", "-0.4", "0.0") as gain, loss or even: a loss must not look like a gain. */
+function hintSign(value) {
+  const number = Number(value);
+  return number > 0 ? "gain" : number < 0 ? "loss" : "even";
+}
