@@ -5,11 +5,26 @@ while a round's panel is up."""
 from __future__ import annotations
 
 import json
+import random
 import re
+from pathlib import Path
 
 import httpx
-from browser_helpers import SIZES, ContextFactory, PageErrors, play_until, screenshot, seat_browser, settle
+from browser_helpers import (
+    SIZES,
+    ContextFactory,
+    PageErrors,
+    open_lobby,
+    play_until,
+    screenshot,
+    seat_browser,
+    settle,
+)
 from playwright.sync_api import Page, WebSocketRoute, expect
+
+from kseri import Match, Rules
+from kseri.engine import random_round
+from kseri.records import record_from_match
 
 
 def bot_table(server: str, players: int = 2, rules: str = "greek") -> dict[str, object]:
@@ -165,4 +180,32 @@ def test_a_negative_hint_does_not_look_like_a_gain(server: str, new_context: Con
         assert red > green, ("a loss drawn in a gain's green", badges)
     assert gains[0][2] > gains[0][1], badges
     screenshot(page, "newcomer-hint-laptop", full_page=False)
+    assert page_errors.errors == []
+
+
+def test_the_replay_says_the_last_card_in_the_singular(tmp_path: Path, server: str,
+                                                      new_context: ContextFactory,
+                                                      page_errors: PageErrors) -> None:
+    rules = Rules.from_spec("greek,target=60")
+    for seed in range(2000):  # a match whose first round ends with one card swept
+        match = Match(rules, seed=seed)
+        rng = random.Random(seed)
+        random_round(match, rng)
+        if len(match._swept) == 1:  # what the record's first round ends with
+            break
+    else:
+        raise AssertionError("no seed sweeps a lone card")
+    while not match.is_over():
+        match.next_round()
+        random_round(match, rng)
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record_from_match(match, names=["P1", "P2"])))
+    page = page_errors.watch(new_context(SIZES["laptop"]).new_page())
+    open_lobby(page, server)
+    page.set_input_files("#record-file", str(path))
+    page.wait_for_url(re.compile(r"/#replay$"))
+    page.select_option("#replay-round", "0")
+    page.locator("#replay-last").click()
+    expect(page.locator("#replay-caption")).to_contain_text(re.compile(r"P[12] takes the last card\."))
+    expect(page.locator("#replay-caption")).not_to_contain_text("1 cards")
     assert page_errors.errors == []
