@@ -209,3 +209,21 @@ def test_the_replay_says_the_last_card_in_the_singular(tmp_path: Path, server: s
     expect(page.locator("#replay-caption")).to_contain_text(re.compile(r"P[12] takes the last card\."))
     expect(page.locator("#replay-caption")).not_to_contain_text("1 cards")
     assert page_errors.errors == []
+
+
+NAMES = """() => [...document.querySelectorAll('.scoreboard .side-name, .opponents .opponent-name')]
+  .map(n => [n.title || n.textContent, n.scrollWidth <= n.clientWidth + 1, n.getAttribute('title')])"""
+
+
+def test_five_players_names_are_not_cut_on_a_phone(server: str, new_context: ContextFactory,
+                                                   page_errors: PageErrors) -> None:
+    page = open_table(server, new_context, page_errors, "phone", players=5, rules="faro")
+    names = page.evaluate(NAMES)
+    assert len(names) == 5 + 4, names
+    assert all(whole for _name, whole, _title in names), ("a name cut off", names)
+    # the full name stays for screen readers and as the tooltip
+    expect(page.locator('.scoreboard .side[data-side="1"] .side-name')).to_have_attribute(
+        "title", "Computer 2 (Casual)")
+    expect(page.locator(".scoreboard")).to_contain_text("Computer 2")
+    screenshot(page, "newcomer-5p-phone", full_page=False)
+    assert page_errors.errors == []

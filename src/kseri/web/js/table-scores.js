@@ -19,6 +19,17 @@ export const scoreMethods = {
       kseris > 0 && h("span", { class: "kseri-count", "aria-hidden": "true" }, `Ξ${kseris}`));
   },
 
+  /** A side's name in the scoreboard: a lone computer's also as "Computer 3", which a phone at
+      a big table shows instead of the full name (kept for screen readers and as the tooltip). */
+  sideLabel(side) {
+    const players = this.view.rules.players;
+    const seats = Array.from({ length: players }, (_, seat) => seat).filter((seat) => this.sideOf(seat) === side);
+    const info = seats.length === 1 ? this.table.seats[seats[0]] || {} : {};
+    if (info.kind !== "bot") return this.sideName(side);
+    return [h("span", { class: "name-full" }, this.sideName(side)),
+      h("span", { class: "name-short", "aria-hidden": "true" }, t("seat.botShort", { n: seats[0] + 1 }))];
+  },
+
   lastCapturerTag(seat) {
     if (this.view.last_capturer !== seat) return null;
     return h("span", { class: "tag last-capturer", title: t("table.lastCapturerHelp") }, t("table.lastCapturer"));
@@ -33,7 +44,7 @@ export const scoreMethods = {
       const kseris = marks.filter((m) => KSERI_KINDS.has(m.kind));
       const mine = this.seat !== null && this.sideOf(this.seat) === side;
       items.push(h("li", { class: `side${mine ? " mine" : ""}${view.winner === side ? " winner" : ""}`, "data-side": side },
-        h("span", { class: "side-name" }, this.sideName(side)),
+        h("span", { class: "side-name", title: this.sideName(side) }, this.sideLabel(side)),
         h("span", { class: "side-total", "aria-label": t("score.totalLabel", { total: view.totals[side], target: view.target }) },
           h("strong", {}, view.totals[side]), h("span", { class: "muted" }, ` / ${view.target}`)),
         this.renderCaptured(side),
