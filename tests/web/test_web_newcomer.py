@@ -8,6 +8,7 @@ import json
 import random
 import re
 from pathlib import Path
+from typing import Any
 
 import httpx
 from browser_helpers import (
@@ -27,12 +28,12 @@ from kseri.engine import random_round
 from kseri.records import record_from_match
 
 
-def bot_table(server: str, players: int = 2, rules: str = "greek") -> dict[str, object]:
+def bot_table(server: str, players: int = 2, rules: str = "greek") -> dict[str, Any]:
     seats = [{"kind": "human", "name": "Eleni"}] + [{"kind": "bot", "level": "greedy"}] * (players - 1)
     answer = httpx.post(f"{server}/api/tables", json={"rules": rules, "seats": seats,
                                                       "casual": True, "public": False})
     assert answer.status_code == 201, answer.text
-    created: dict[str, object] = answer.json()
+    created: dict[str, Any] = answer.json()
     return created
 
 
@@ -40,9 +41,9 @@ def open_table(server: str, new_context: ContextFactory, page_errors: PageErrors
                players: int = 2, rules: str = "greek") -> Page:
     created = bot_table(server, players, rules)
     context = new_context(SIZES[size])
-    seat_browser(context, created["table"]["id"], created["seat"], created["token"])  # type: ignore[index]
+    seat_browser(context, created["table"]["id"], created["seat"], created["token"])
     page = page_errors.watch(context.new_page())
-    page.goto(f"{server}/t/{created['table']['id']}")  # type: ignore[index]
+    page.goto(f"{server}/t/{created['table']['id']}")
     page.wait_for_selector(".table-screen.my-turn")
     settle(page)
     return page
@@ -119,7 +120,7 @@ def test_the_top_line_stays_usable_over_a_round_panel(server: str, new_context: 
     expect(page.locator(".overlay-panel")).to_be_visible()
     settle(page)
     for size in ("laptop", "phone"):
-        page.set_viewport_size(SIZES[size])
+        page.set_viewport_size(SIZES[size])  # type: ignore[arg-type]
         expect(page.locator("#next-round")).to_be_visible()
         assert page.evaluate(ON_TOP, CONTROLS) == [[id_, True] for id_ in CONTROLS], size
         # the panel's own heading is not hidden under the top line
@@ -127,7 +128,7 @@ def test_the_top_line_stays_usable_over_a_round_panel(server: str, new_context: 
         panel = page.locator(".overlay-panel").bounding_box()
         assert line and panel and panel["y"] >= line["y"] + line["height"], (size, line, panel)
         screenshot(page, f"newcomer-round-panel-{size}", full_page=False)
-    page.set_viewport_size(SIZES["laptop"])
+    page.set_viewport_size(SIZES["laptop"])  # type: ignore[arg-type]
     pressed = page.get_attribute("#sound-button", "aria-pressed")
     page.click("#sound-button")  # no force: nothing lies over it
     expect(page.locator("#sound-button")).not_to_have_attribute("aria-pressed", pressed or "")
@@ -149,7 +150,7 @@ def test_a_negative_hint_does_not_look_like_a_gain(server: str, new_context: Con
                                                   page_errors: PageErrors) -> None:
     created = bot_table(server)
     context = new_context(SIZES["laptop"])
-    seat_browser(context, created["table"]["id"], created["seat"], created["token"])  # type: ignore[index]
+    seat_browser(context, created["table"]["id"], created["seat"], created["token"])
     page = page_errors.watch(context.new_page())
 
     def relay(route: WebSocketRoute) -> None:
@@ -167,7 +168,7 @@ def test_a_negative_hint_does_not_look_like_a_gain(server: str, new_context: Con
         route.on_message(upstream.send)
 
     page.route_web_socket(re.compile(r"/ws/tables/"), relay)
-    page.goto(f"{server}/t/{created['table']['id']}")  # type: ignore[index]
+    page.goto(f"{server}/t/{created['table']['id']}")
     page.wait_for_selector(".table-screen.my-turn")
     page.click("#hint-button")
     # the master bot's reckoning takes seconds on a busy machine
