@@ -477,12 +477,13 @@ PRESETS: Final = MappingProxyType(
 PRESET_SOURCES: Final = MappingProxyType(
     {
         "greek": "the Greek guide (000/002/004): two players, 6-card batches, 151 with +100 escalation",
-        "classic": "guide 003: two players, 4-card batches, Jacks replaced, no jack kseri, double kseri, 101",
+        "classic": "Classic, from guide 003: two players, 4-card batches, Jacks replaced, no jack kseri, "
+        "double kseri, 101",
         "pisti": "Pisti as pagat and the Turkish sources describe it: 3 face-down centre cards, pisti 10, "
         "a Jack on a lone Jack 20, no pisti on the last card, 10♦ 3",
-        "partnership": "guide 003's partnership variant: 4 players, two sides of two",
-        "three-player": "guide 003's rare three-player game",
-        "faro": "guide 003's Faro Kseri: two decks, five players, 4-card batches",
+        "partnership": "the partnership variant of Classic (guide 003): 4 players, two sides of two",
+        "three-player": "Classic for three, rare (guide 003)",
+        "faro": "Faro Kseri, Classic for five (guide 003): two decks, five players, 4-card batches",
         "children": "children's Kseri (guide 003): Jacks capture only by rank",
     }
 )

@@ -155,3 +155,18 @@ def test_every_lesson_text_is_translated(lang: str) -> None:
     for key, text in own.items():
         assert _placeholders(text) == _placeholders(english[key]), (lang, key)
         assert not left_in_english(lang, text, english[key]), f"{lang} {key} is left in English: {text!r}"
+
+
+def test_the_classic_lesson_is_named_as_the_lobby_names_the_rules() -> None:
+    """Lesson 8 is the lobby's *Classic (4 cards)* in every language, not "guide 003's game";
+    `kseri rules` calls it Classic too, the guide staying only as where it comes from."""
+    from kseri.rules import PRESET_SOURCES
+
+    web = TEXTS.parents[1] / "web" / "i18n"
+    for lang in LANGUAGES:
+        lobby = json.loads((web / f"{lang}.json").read_text(encoding="utf-8"))["preset.classic"]
+        texts = json.loads((TEXTS / f"{lang}.json").read_text(encoding="utf-8"))
+        assert texts["classic.title"] == lobby, lang
+        assert not any("003" in value for key, value in texts.items() if key.endswith(".title")), lang
+    assert PRESET_SOURCES["classic"].startswith("Classic")
+    assert all(not source.startswith("guide 003") for source in PRESET_SOURCES.values())

@@ -96,3 +96,30 @@ def test_celebrations_move_or_fade_and_say_the_same(
     animation = celebration.locator(".celebration-text").evaluate("n => getComputedStyle(n).animationName")
     assert animation == ("pop" if style == "motion" else "fade-in-out")
     expect(celebration).to_have_count(0, timeout=5000)
+
+
+def test_celebrations_keep_the_centre_in_sight_and_a_loss_has_no_confetti(
+        server: str, new_context: ContextFactory, page_errors: PageErrors) -> None:
+    created = bot_table(server)
+    table_id = created["table"]["id"]  # type: ignore[index]
+    context = new_context(DESKTOP, reduced_motion="no-preference")
+    seat_browser(context, table_id, created["seat"], created["token"])  # type: ignore[arg-type]
+    page = page_errors.watch(context.new_page())
+    page.goto(f"{server}/t/{table_id}")
+    page.wait_for_selector(".table-screen.my-turn")
+    page.evaluate("async () => (await import('/static/js/effects.js'))"
+                  ".celebrate('kseri', 'Kseri! +10', 4000, document.querySelector('#centre-pile'))")
+    text = page.locator(".celebration.kseri .celebration-text")
+    expect(text).to_have_text("Kseri! +10")
+    page.wait_for_timeout(900)  # the pop has settled at its full size
+    clear = page.evaluate("""() => {
+        const a = document.querySelector('.celebration.kseri .celebration-text').getBoundingClientRect();
+        const b = document.querySelector('#centre-pile').getBoundingClientRect();
+        return a.bottom <= b.top || a.top >= b.bottom || a.right <= b.left || a.left >= b.right;
+    }""")
+    assert clear
+    page.evaluate("async () => (await import('/static/js/effects.js'))"
+                  ".celebrate('match-end', 'Computer wins the match', 2600)")
+    lost = page.locator(".celebration.match-end")
+    expect(lost.locator(".celebration-text")).to_have_text("Computer wins the match")
+    assert lost.locator(".spark").count() == 0

@@ -125,17 +125,33 @@ export async function sweep(pile, target, ms = 420) {
 }
 
 /** A celebration over the table: a big line of text (a kseri, a jack kseri, the winner) with
- * suits bursting out, or with reduced motion the same text fading in and out. */
-export function celebrate(kind, text, ms = 1700) {
+ * suits bursting out, or with reduced motion the same text fading in and out. Only a win bursts
+ * at the match's end (the loser's line is quiet). `avoid`, a node on the table (the centre
+ * pile at a capture), is kept in sight: the text moves above it, or below where there is no room. */
+export function celebrate(kind, text, ms = 1700, avoid = null) {
   const style = note(`celebrate-${kind}`);
+  const count = kind === "match-end" ? 0 : kind === "jack-kseri" || kind === "win" ? 18 : 12;
   const sparks = style === "motion"
-    ? Array.from({ length: kind === "jack-kseri" || kind === "win" ? 18 : 12 }, (_, i) => h("span", {
-      class: `spark suit-${"SHDC"[i % 4]}`, style: `--a:${(360 / (kind === "jack-kseri" || kind === "win" ? 18 : 12)) * i}deg;--d:${80 + (i % 3) * 40}px`,
+    ? Array.from({ length: count }, (_, i) => h("span", {
+      class: `spark suit-${"SHDC"[i % 4]}`, style: `--a:${(360 / count) * i}deg;--d:${80 + (i % 3) * 40}px`,
     }, "♠♥♦♣"[i % 4]))
     : [];
-  const node = h("div", { class: `celebration ${kind} ${style}`, "aria-hidden": "true", "data-kind": kind },
-    h("div", { class: "celebration-text" }, text), sparks);
+  const textNode = h("div", { class: "celebration-text" }, text);
+  const node = h("div", { class: `celebration ${kind} ${style}`, "aria-hidden": "true", "data-kind": kind }, textNode, sparks);
   document.body.append(node);
+  if (avoid) keepClear(node, textNode, avoid.getBoundingClientRect());
   setTimeout(() => node.remove(), ms);
   return node;
+}
+
+/** Move a celebration's text off a rectangle: above it where it fits, else below it. */
+function keepClear(node, textNode, rect) {
+  // The layout box, not the drawn one: the text may be starting its pop, scaled down.
+  const box = { top: textNode.offsetTop, height: textNode.offsetHeight, bottom: textNode.offsetTop + textNode.offsetHeight };
+  if (box.bottom <= rect.top || box.top >= rect.bottom || rect.width === 0) return;
+  const gap = 8 + box.height * 0.1; // room for the pop's overshoot
+  const above = rect.top - gap - box.height;
+  const top = above >= 0 ? above : Math.min(rect.bottom + gap, window.innerHeight - box.height);
+  Object.assign(node.style, { alignItems: "flex-start", paddingTop: `${Math.max(0, top)}px` });
+  for (const spark of node.querySelectorAll(".spark")) spark.style.top = `${Math.max(0, top) + box.height / 2}px`;
 }

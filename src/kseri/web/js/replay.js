@@ -168,7 +168,7 @@ export class ReplayScreen {
     let text = t("event.played", { name: this.name(position.play.seat), card: cardName(position.play.card) });
     if (position.taken) text += " " + tn("event.took", position.taken);
     if (position.kseri) text += " " + t("replay.kseri");
-    if (position.swept) text += " " + t("replay.swept", { name: this.name(position.sweeper), n: position.swept });
+    if (position.swept) text += " " + tn("replay.swept", position.swept, { name: this.name(position.sweeper) });
     return text;
   }
 
