@@ -87,14 +87,17 @@ def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
 class AccountError(Exception):
     """A request refused: an HTTP status, a code and a message meant for the person."""
 
-    def __init__(self, status: int, code: str, message: str, retry_after: float | None = None) -> None:
+    def __init__(self, status: int, code: str, message: str, retry_after: float | None = None,
+                 **extra: Any) -> None:
         super().__init__(message)
         self.status, self.code, self.message, self.retry_after = status, code, message, retry_after
+        self.extra = extra
+        """More fields of the answer's ``error`` (the table a player is already in)."""
 
     def response(self) -> JSONResponse:
         """The error as the API answers it."""
         headers = {} if self.retry_after is None else {"Retry-After": str(max(1, round(self.retry_after)))}
-        return JSONResponse({"error": {"code": self.code, "message": self.message}},
+        return JSONResponse({"error": {"code": self.code, "message": self.message, **self.extra}},
                             status_code=self.status, headers=headers)
 
 

@@ -371,7 +371,8 @@ def create_app(settings: ServerSettings) -> FastAPI:
         store.on_commit = metrics.observe_commit
         metrics.live_tables.set_function(lambda: len(tables.live))
         health.checks.append(database_check(store))
-        app.state.players = players.Players(store, tables.live, settings, open_rated, tables.search)
+        app.state.players = players.Players(store, tables.live, settings, open_rated, tables.search,
+                                            table_allowance)
         tables.attach = app.state.players.attach
         state["tables"] = tables
         if settings.redis_url is None:

@@ -72,6 +72,10 @@ class Limits:
     """Accounts one address may create an hour."""
     failed_signins: int = 10
     """Failed sign-ins an account may see in 15 minutes (an address: five times as many)."""
+    seeks_per_minute: float = 6.0
+    """Quick-game seeks one account may make a minute, on average and at most this many at once
+    (an address: five times as many); each seek also spends one of its address's tables
+    (``tables_per_minute``), since a seek may open one."""
 
     def __post_init__(self) -> None:
         if self.send_queue <= self.max_backlog:

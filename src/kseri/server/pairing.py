@@ -26,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from kseri.rules import PRESETS
 from kseri.server.accounts import AccountError, CheckedUser, SignedIn, User, errors
+from kseri.server.limits import KeyedBuckets, Limits, client_address
 from kseri.server.ratings import BOT_RATINGS, ratings_of
 
 log = logging.getLogger("kseri.server")
@@ -45,6 +46,8 @@ KEEP_PAIRED = 300.0
 
 Pair = Callable[[str, int, list["Seek"]], Awaitable[None]]
 """Seats a group of seeks at a new table (family, clock, seeks in seat order)."""
+InGame = Callable[[str], "str | None"]
+"""The rated table an account is playing (or is seated at, not yet begun), if any."""
 
 
 @dataclass(eq=False)
@@ -95,9 +98,17 @@ def groups(seeks: list[Seek], size: int, now: float) -> list[list[Seek]]:
 class Pairing:
     """The seeks waiting, and the task that pairs them."""
 
-    def __init__(self, pair: Pair, bot_offer: float) -> None:
+    def __init__(self, pair: Pair, bot_offer: float, limits: Limits | None = None,
+                 tables: KeyedBuckets | None = None, in_game: InGame = lambda user: None) -> None:
         self.pair = pair
         self.bot_offer = bot_offer
+        limits = limits or Limits()
+        self.limits = limits
+        self.tables = tables or KeyedBuckets(limits.tables_per_minute / 60, limits.tables_burst)
+        """The addresses' allowance of new tables, shared with ``POST /api/tables``."""
+        self.in_game = in_game
+        self._per_account = KeyedBuckets(limits.seeks_per_minute / 60, limits.seeks_per_minute)
+        self._per_address = KeyedBuckets(5 * limits.seeks_per_minute / 60, 5 * limits.seeks_per_minute)
         self.seeks: dict[str, Seek] = {}
         """The seeks waiting, and those paired in the last :data:`KEEP_PAIRED` seconds."""
         self._wake = asyncio.Event()
@@ -113,6 +124,23 @@ class Pairing:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
+
+    def admit(self, user: User, address: str) -> None:
+        """Refuse a new seek (:class:`AccountError`) from an account in a rated game (409, naming
+        the table), or past the seeks allowed an account or an address, or past the address's
+        allowance of new tables (429): a seek may open a table, so it spends one."""
+        table = self.in_game(user.id)
+        if table is not None:
+            raise AccountError(409, "in-game", f"you are already playing the rated table {table!r}; "
+                               "finish it before seeking another game", table=table)
+        limits = self.limits
+        for buckets, key in ((self._per_account, user.id), (self._per_address, address)):
+            if not buckets.take(key):
+                raise AccountError(429, "throttled", f"at most {limits.seeks_per_minute:g} seeks a minute "
+                                   "from one account", buckets.wait(key))
+        if not self.tables.take(address):
+            raise AccountError(429, "throttled", f"at most {limits.tables_per_minute:g} new tables a minute "
+                               "from one address (quick games count)", self.tables.wait(address))
 
     async def seek(self, user: User, rating: float, family: str, clock: int) -> Seek:
         """A new seek (replacing the user's earlier one)."""
@@ -164,7 +192,7 @@ class Pairing:
         now = time.monotonic()
         by_kind: dict[tuple[str, int], list[Seek]] = {}
         for seek in self.seeks.values():
-            if seek.seat is None:
+            if seek.seat is None and self.in_game(seek.user) is None:
                 by_kind.setdefault((seek.family, seek.clock), []).append(seek)
         for (family, clock), waiting in by_kind.items():
             for group in groups(waiting, PRESETS[family].players, now):
@@ -200,7 +228,7 @@ def _own(request: Request, seek_id: str, user: User) -> Seek:
     return seek
 
 
-@router.post("", status_code=201, responses=errors(401, 403, 422))
+@router.post("", status_code=201, responses=errors(401, 403, 409, 422, 429))
 async def create_seek(body: SeekBody, user: CheckedUser, request: Request) -> dict[str, Any]:
     """Seek a rated quick game; poll ``GET /api/seeks/{id}`` for the seat."""
     if body.family not in PRESETS:
@@ -209,6 +237,7 @@ async def create_seek(body: SeekBody, user: CheckedUser, request: Request) -> di
     if body.clock not in CLOCKS:
         raise AccountError(422, "bad-clock", f"a quick game's clock is one of {', '.join(map(str, CLOCKS))} "
                            f"seconds a play, not {body.clock}")
+    _pairing(request).admit(user, client_address(request.scope))
     store = request.app.state.players.store
     rating = (await ratings_of(store, [user.id], body.family))[user.id][0].mu
     seek = await _pairing(request).seek(user, rating, body.family, body.clock)

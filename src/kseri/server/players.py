@@ -27,6 +27,7 @@ from kseri.records import match_from_record
 from kseri.rules import PRESETS, Rules
 from kseri.server import accounts, db, pairing
 from kseri.server.accounts import COOKIE, DELETED_NAME, AccountError, Accounts, User, errors, username_key
+from kseri.server.limits import KeyedBuckets
 from kseri.server.pairing import Pairing, Seek
 from kseri.server.protocol import dumps
 from kseri.server.ratings import (
@@ -78,14 +79,16 @@ class Players:
     """Accounts, ratings, pairing and analyses over the server's database and live tables."""
 
     def __init__(self, store: db.Store, live: dict[str, GameTable], settings: ServerSettings,
-                 open_rated: OpenRated, search: SearchPool) -> None:
+                 open_rated: OpenRated, search: SearchPool,
+                 table_allowance: KeyedBuckets | None = None) -> None:
         self.store = store
         self.search = search
         self.live = live
         self.settings = settings
         self.open_rated = open_rated
         self.accounts = Accounts(store, settings.limits.signups_per_hour, settings.limits.failed_signins)
-        self.pairing = Pairing(self._seat_group, settings.bot_offer)
+        self.pairing = Pairing(self._seat_group, settings.bot_offer, settings.limits, table_allowance,
+                               self.rated_table_of)
         self._workers: ProcessPoolExecutor | None = None
         self.tell_peers: Callable[[dict[str, Any]], None] = lambda change: None
         """In a cluster, tells the other processes of a change to accounts (``server/relay.py``)."""
@@ -142,6 +145,14 @@ class Players:
                     seat.user, seat.name = None, DELETED_NAME
         for seek in [s for s in self.pairing.seeks.values() if s.user == user_id]:
             self.pairing.cancel(seek)
+
+    def rated_table_of(self, user_id: str) -> str | None:
+        """The unfinished rated table here where the account holds a seat, if any."""
+        for table in self.live.values():
+            if (table.rated and table.state.status != "finished"
+                    and any(seat.user == user_id for seat in table.seats)):
+                return table.id
+        return None
 
     async def _seat_group(self, family: str, clock: int, seeks: list[Seek]) -> None:
         """A rated table for a group of seeks, each seat bound to its account."""
