@@ -102,5 +102,23 @@ class Player:
                 elif view["turn"] == self.seat:
                     await self.send({"type": "play", "card": view["hand"][0], "seq": message["seq"]})
 
+    async def play_once(self, timeout: float = 60) -> None:
+        """Ready between rounds until its turn, play its first card, and wait until the play is
+        taken (the turn moves on)."""
+        played = False
+        async with asyncio.timeout(timeout):
+            while True:
+                message = await self.receive(timeout)
+                if message["type"] != "state":
+                    continue
+                view = message["view"]
+                if view is None or view["phase"] == "round-over":
+                    await self.send({"type": "ready"})
+                elif view["turn"] == self.seat and not played:
+                    await self.send({"type": "play", "card": view["hand"][0], "seq": message["seq"]})
+                    played = True
+                elif played and view["turn"] != self.seat:
+                    return
+
     async def close(self) -> None:
         await self.connection.close()

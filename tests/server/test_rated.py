@@ -115,8 +115,12 @@ def test_abandoning_a_rated_match_loses_it(start_server: Callable[..., Server], 
     mine, _ = paired(eleni, first), paired(nikos, second)
 
     async def play() -> dict[str, Any]:
-        player = await Player.connect(eleni, mine["table"])  # Nikos never comes
-        final = await player.play_to_the_end()
+        player = await Player.connect(eleni, mine["table"])
+        leaver = await Player.connect(nikos, mine["table"])  # Nikos plays once and leaves
+        playing = asyncio.create_task(player.play_to_the_end())
+        await leaver.play_once()
+        await leaver.close()
+        final = await playing
         await player.close()
         return final
 

@@ -31,9 +31,12 @@ from kseri.server.limits import KeyedBuckets
 from kseri.server.pairing import Pairing, Seek
 from kseri.server.protocol import dumps
 from kseri.server.ratings import (
+    REPEAT_GAMES,
+    REPEAT_WINDOW,
     Rating,
     bot_ratings,
     family_of,
+    rated_together,
     rating_history,
     ratings,
     record_match,
@@ -179,6 +182,16 @@ class Players:
         users = [seat.user for seat in table.seats]
         if any(user is None for user in users):
             log.warning("rated table %s has a seat without an account: not rated", table.id)
+            return
+        played = {play.seat for plays in match.plays for play in plays}
+        if len(played) < table.rules.players:  # a seat never played (never came): aborted
+            log.warning("rated table %s: seats %s never played, the match is aborted, not rated", table.id,
+                     sorted(set(range(table.rules.players)) - played))
+            return
+        if await rated_together(self.store, [user or "" for user in users],
+                                time.time() - REPEAT_WINDOW) >= REPEAT_GAMES:
+            log.warning("rated table %s: these players were rated together %d times within %g s: not rated",
+                     table.id, REPEAT_GAMES, REPEAT_WINDOW)
             return
         rules = table.rules
         teams = [[users[seat] or "" for seat in range(rules.players) if rules.side_of(seat) == side]

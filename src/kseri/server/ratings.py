@@ -135,6 +135,31 @@ async def ratings_of(store: db.Store, user_ids: Sequence[str], family: str) -> d
     return {user: found.get(user, (Rating(), 0)) for user in user_ids}
 
 
+REPEAT_GAMES = 3
+"""Rated games two accounts may play together within :data:`REPEAT_WINDOW`; later ones are not
+rated (a pair of accounts cannot farm a rating from each other)."""
+REPEAT_WINDOW = 3600.0
+"""Seconds over which :data:`REPEAT_GAMES` counts."""
+
+
+async def rated_together(store: db.Store, users: Sequence[str], since: float) -> int:
+    """The most rated games any two of ``users`` played together since ``since`` (UNIX time)."""
+    async with store.engine.connect() as connection:
+        rows = (await connection.execute(
+            select(rating_history.c.table_id, rating_history.c.user_id)
+            .where(rating_history.c.user_id.in_(list(users)), rating_history.c.at >= since))).all()
+    at: dict[str, set[str]] = {}
+    for table_id, user in rows:
+        at.setdefault(table_id, set()).add(user)
+    pairs: dict[tuple[str, str], int] = {}
+    for seated in at.values():
+        for first in seated:
+            for second in seated:
+                if first < second:
+                    pairs[first, second] = pairs.get((first, second), 0) + 1
+    return max(pairs.values(), default=0)
+
+
 async def record_match(store: db.Store, table_id: str, family: str, teams: Sequence[Sequence[str]],
                        ranks: Sequence[int]) -> dict[str, Rating]:
     """Rate a finished match: ``teams`` are the user ids of each side. Stores the new ratings
