@@ -25,3 +25,5 @@ from kseri.analysis.verdicts import Kind, Reason, Verdict, judge, verdict_text
 
 __all__ = ["ANALYSIS_ITERATIONS", "Analysis", "Kind", "PlayReview", "PlayerSummary", "Reason", "Verdict",
            "analyse_plays", "analyse_record", "judge", "record_plays", "review_play", "verdict_text"]
+# puzzles, odds and the search are imported from their modules (kseri.analysis.puzzles, .odds,
+# .search): they load numpy and OpenSkill, which the review's users need not pay for.
