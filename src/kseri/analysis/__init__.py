@@ -11,6 +11,17 @@ endgame solver) and from the seat's view only.
 - :mod:`~kseri.analysis.texts`: the words, in the six languages.
 """
 
+from kseri.analysis.odds import Odds, odds
+from kseri.analysis.puzzles import (
+    Puzzle,
+    PuzzleError,
+    Rating,
+    next_puzzle,
+    puzzles_from_record,
+    rate_attempt,
+    read_puzzles,
+    starting_set,
+)
 from kseri.analysis.review import (
     ANALYSIS_ITERATIONS,
     Analysis,
@@ -21,9 +32,13 @@ from kseri.analysis.review import (
     record_plays,
     review_play,
 )
+from kseri.analysis.search import Ranking, rank
+from kseri.analysis.themes import Theme, themes
 from kseri.analysis.verdicts import Kind, Reason, Verdict, judge, verdict_text
 
-__all__ = ["ANALYSIS_ITERATIONS", "Analysis", "Kind", "PlayReview", "PlayerSummary", "Reason", "Verdict",
-           "analyse_plays", "analyse_record", "judge", "record_plays", "review_play", "verdict_text"]
-# puzzles, odds and the search are imported from their modules (kseri.analysis.puzzles, .odds,
-# .search): they load numpy and OpenSkill, which the review's users need not pay for.
+__all__ = [
+    "ANALYSIS_ITERATIONS", "Analysis", "Kind", "Odds", "PlayReview", "PlayerSummary", "Puzzle", "PuzzleError",
+    "Ranking", "Rating", "Reason", "Theme", "Verdict", "analyse_plays", "analyse_record", "judge",
+    "next_puzzle", "odds", "puzzles_from_record", "rank", "rate_attempt", "read_puzzles", "record_plays",
+    "review_play", "starting_set", "themes", "verdict_text",
+]
