@@ -8,9 +8,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from kseri.analysis.puzzles import read_puzzles
+from kseri.analysis.puzzles import bot_records, read_puzzles
 from kseri.cli import app
-from kseri.cli.puzzles_cmd import bot_records
 
 runner = CliRunner()
 

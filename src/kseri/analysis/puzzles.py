@@ -29,6 +29,7 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
+from kseri.agents import make_agent
 from kseri.agents.endgame import solve
 from kseri.agents.master import play_classes
 from kseri.analysis.review import record_plays
@@ -36,7 +37,9 @@ from kseri.analysis.search import WORLDS, Ranking, glance, rank, single_world
 from kseri.analysis.themes import Theme, themes
 from kseri.bench.stats import Interval
 from kseri.cards import Card, CardError
-from kseri.engine import View
+from kseri.engine import Match, View
+from kseri.records import record_from_match
+from kseri.rules import Rules
 from kseri.views import view_from_json, view_to_json
 
 MIN_GAP = 1.0
@@ -202,6 +205,21 @@ def puzzles_from_record(record: Mapping[str, Any], *, seats: Collection[int] | N
     return found
 
 
+def bot_records(games: int, level: str, rules: str | None, seed: int) -> list[dict[str, Any]]:
+    """``games`` single-round games between two bots of ``level``, as records (deal seeds
+    ``seed``, ``seed + 1``, ...)."""
+    chosen = Rules.from_spec(rules) if rules else None
+    records = []
+    for game in range(games):
+        match = Match(chosen, seed=seed + game)
+        bots = [make_agent(level, seed=seed + game * match.rules.players + seat)
+                for seat in range(match.rules.players)]
+        while match.turn is not None and not match.is_round_over():
+            match.play(bots[match.turn].choose(match.view(match.turn)))
+        records.append(record_from_match(match))
+    return records
+
+
 def read_puzzles(lines: Iterable[str]) -> list[Puzzle]:
     """Puzzles from JSON lines (blank lines skipped); :class:`PuzzleError` naming the bad line."""
     puzzles = []
@@ -231,5 +249,6 @@ def next_puzzle(player: Rating, puzzles: Iterable[Puzzle], done: Collection[str]
     return min(left, key=lambda puzzle: (abs(puzzle.rating.mu - player.mu), puzzle.id))
 
 
-__all__ = ["FORMAT", "MIN_GAP", "Puzzle", "PuzzleError", "Rating", "next_puzzle", "principal_line",
-           "puzzle_at", "puzzles_from_record", "rate_attempt", "read_puzzles", "starting_set"]
+__all__ = ["FORMAT", "MIN_GAP", "Puzzle", "PuzzleError", "Rating", "bot_records", "next_puzzle",
+           "principal_line", "puzzle_at", "puzzles_from_record", "rate_attempt", "read_puzzles",
+           "starting_set"]

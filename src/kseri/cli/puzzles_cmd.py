@@ -17,6 +17,7 @@ from kseri.analysis.puzzles import (
     MIN_GAP,
     Puzzle,
     PuzzleError,
+    bot_records,
     puzzles_from_record,
     read_puzzles,
     starting_set,
@@ -25,7 +26,7 @@ from kseri.analysis.review import record_plays
 from kseri.analysis.search import WORLDS
 from kseri.cli.command import app, bot_level, rules_spec
 from kseri.learn.text import LANGUAGES
-from kseri.records import RecordError, read_records, record_from_match
+from kseri.records import RecordError, read_records
 
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 puzzles_app = typer.Typer(help="Puzzles cut from finished games.", no_args_is_help=True)
@@ -35,25 +36,6 @@ app.add_typer(puzzles_app, name="puzzles")
 def _fail(message: str) -> NoReturn:
     err.print(f"[red]error:[/red] {message}")
     raise typer.Exit(2)
-
-
-def bot_records(games: int, level: str, rules: str | None, seed: int) -> list[dict[str, Any]]:
-    """``games`` single-round games between two bots of ``level``, as records (deal seeds
-    ``seed``, ``seed + 1``, ...)."""
-    from kseri.agents import make_agent
-    from kseri.engine import Match
-    from kseri.rules import Rules
-
-    chosen = Rules.from_spec(rules) if rules else None
-    records = []
-    for game in range(games):
-        match = Match(chosen, seed=seed + game)
-        bots = [make_agent(level, seed=seed + game * match.rules.players + seat)
-                for seat in range(match.rules.players)]
-        while match.turn is not None and not match.is_round_over():
-            match.play(bots[match.turn].choose(match.view(match.turn)))
-        records.append(record_from_match(match))
-    return records
 
 
 def _records(paths: list[Path]) -> list[tuple[str, dict[str, Any]]]:
