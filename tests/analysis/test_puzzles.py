@@ -5,16 +5,20 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import replace
+from datetime import date
 from typing import Any
 
 import pytest
 
 from kseri.agents import make_agent
+from kseri.analysis import analyse_record
 from kseri.analysis.puzzles import (
     MIN_GAP,
     Puzzle,
     PuzzleError,
     Rating,
+    daily_puzzle,
+    mistake_puzzles,
     next_puzzle,
     puzzle_at,
     puzzles_from_record,
@@ -198,3 +202,28 @@ def test_ratings_move_both_ways_and_the_next_puzzle_is_near_the_player() -> None
     assert next_puzzle(strong, [hard, easy]) is hard and next_puzzle(weak, [hard, easy]) is easy
     assert next_puzzle(strong, [hard, easy], done={"hard"}) is easy
     assert next_puzzle(strong, [hard, easy], done={"hard", "easy"}) is None
+
+
+def test_a_players_costliest_mistakes_become_their_puzzles() -> None:
+    match = Match(seed=21)
+    bots = [make_agent("random", seed=3), make_agent("expert", seed=4)]
+    while not match.is_round_over():
+        assert match.turn is not None
+        match.play(bots[match.turn].choose(match.view(match.turn)))
+    record = record_from_match(match)
+    analysis = analyse_record(record, iterations=64)
+    puzzles = mistake_puzzles(record, analysis, seat=0, worlds=48)
+    assert puzzles and all(p.view.seat == 0 for p in puzzles)
+    costly = {(r.round, r.play): r for r in analysis.reviews if r.seat == 0 and r.loss >= 1.0}
+    assert all(p.source in costly and costly[p.source].card not in p.answers for p in puzzles)
+    losses = [costly[p.source].loss for p in puzzles]
+    assert losses == sorted(losses, reverse=True)
+
+
+def test_the_daily_puzzle_depends_on_the_date_only() -> None:
+    puzzles = starting_set()
+    today = daily_puzzle(puzzles, date(2026, 12, 4))
+    assert daily_puzzle(list(reversed(puzzles)), date(2026, 12, 4)) == today
+    assert len({daily_puzzle(puzzles, date(2026, 12, d)).id for d in range(1, 31)}) > 10
+    with pytest.raises(PuzzleError, match="no puzzle"):
+        daily_puzzle([], date(2026, 12, 4))

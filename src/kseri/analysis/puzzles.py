@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import date
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -32,7 +33,7 @@ from openskill.models import PlackettLuce
 from kseri.agents import make_agent
 from kseri.agents.endgame import solve
 from kseri.agents.master import play_classes
-from kseri.analysis.review import record_plays
+from kseri.analysis.review import Analysis, record_plays
 from kseri.analysis.search import WORLDS, Ranking, glance, rank, single_world
 from kseri.analysis.themes import Theme, themes
 from kseri.bench.stats import Interval
@@ -220,6 +221,28 @@ def bot_records(games: int, level: str, rules: str | None, seed: int) -> list[di
     return records
 
 
+def mistake_puzzles(record: Mapping[str, Any], analysis: Analysis, seat: int, *, least: float = 1.0,
+                    worlds: int = WORLDS, seed: int = 0) -> list[Puzzle]:
+    """"Learn from your mistakes": the puzzles of the positions where ``seat`` lost at least
+    ``least`` points in ``analysis`` (the review of ``record``) whose answer is not the card it
+    played, costliest first."""
+    mistakes = analysis.mistakes(len(analysis.reviews), least=least)
+    costly = {(review.round, review.play): review for review in mistakes if review.seat == seat}
+    order = {where: rank for rank, where in enumerate(costly)}
+    found = puzzles_from_record(record, seats={seat}, plays=set(costly), worlds=worlds, seed=seed)
+    kept = [puzzle for puzzle in found if costly[puzzle.source].card not in puzzle.answers]
+    return sorted(kept, key=lambda puzzle: order[puzzle.source])
+
+
+def daily_puzzle(puzzles: Sequence[Puzzle], day: date) -> Puzzle:
+    """The puzzle of ``day``: the same for everyone, drawn from ``puzzles`` by the date alone."""
+    if not puzzles:
+        raise PuzzleError("no puzzle to choose the daily puzzle from")
+    digest = hashlib.sha256(f"kseri-daily:{day.isoformat()}".encode()).digest()
+    ordered = sorted(puzzles, key=lambda puzzle: puzzle.id)
+    return ordered[int.from_bytes(digest[:8], "big") % len(ordered)]
+
+
 def read_puzzles(lines: Iterable[str]) -> list[Puzzle]:
     """Puzzles from JSON lines (blank lines skipped); :class:`PuzzleError` naming the bad line."""
     puzzles = []
@@ -249,6 +272,8 @@ def next_puzzle(player: Rating, puzzles: Iterable[Puzzle], done: Collection[str]
     return min(left, key=lambda puzzle: (abs(puzzle.rating.mu - player.mu), puzzle.id))
 
 
-__all__ = ["FORMAT", "MIN_GAP", "Puzzle", "PuzzleError", "Rating", "bot_records", "next_puzzle",
-           "principal_line", "puzzle_at", "puzzles_from_record", "rate_attempt", "read_puzzles",
-           "starting_set"]
+__all__ = [
+    "FORMAT", "MIN_GAP", "Puzzle", "PuzzleError", "Rating", "bot_records", "daily_puzzle", "mistake_puzzles",
+    "next_puzzle", "principal_line", "puzzle_at", "puzzles_from_record", "rate_attempt", "read_puzzles",
+    "starting_set",
+]
