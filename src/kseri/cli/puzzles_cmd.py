@@ -25,6 +25,7 @@ from kseri.analysis.puzzles import (
 from kseri.analysis.review import record_plays
 from kseri.analysis.search import WORLDS
 from kseri.cli.command import app, bot_level, rules_spec
+from kseri.cli.play_cmd import full_screen_possible
 from kseri.learn.text import LANGUAGES
 from kseri.records import RecordError, read_records
 
@@ -115,9 +116,11 @@ def puzzle_command(
         "--progress", help="Keep the rating and the puzzles done in this file (JSON).")] = None,
     retry: Annotated[bool, typer.Option("--retry",
                                         help="Replay the puzzles failed (needs --progress).")] = False,
+    plain: Annotated[bool, typer.Option(
+        "--plain", help="Line-by-line mode (also used when there is no full-screen terminal).")] = False,
 ) -> None:
-    """Solve puzzles from real games line by line: name the best card (q stops)."""
-    from kseri.tui.puzzle import LinePuzzles, Progress
+    """Solve puzzles from real games: name the best card (full screen, or line by line; q stops)."""
+    from kseri.tui.puzzle import LinePuzzles, Progress, PuzzleSession
 
     if lang not in LANGUAGES:
         raise typer.BadParameter(f"{lang!r} is not one of {', '.join(LANGUAGES)}", param_hint="--lang")
@@ -135,7 +138,13 @@ def puzzle_command(
         progress = Progress() if progress_file is None else Progress.load(progress_file)
     except ValueError as error:
         _fail(str(error))
-    status = LinePuzzles(puzzles, progress, lang=lang, retry=retry, out=sys.stdout, inp=sys.stdin).run(count)
+    session = PuzzleSession(puzzles, progress, lang=lang, retry=retry)
+    if full_screen_possible(plain):
+        from kseri.tui.puzzle_app import PuzzleApp
+
+        status = PuzzleApp(session, count).run() or 0
+    else:
+        status = LinePuzzles(session, out=sys.stdout, inp=sys.stdin).run(count)
     if progress_file is not None:
         progress.save(progress_file)
     raise typer.Exit(status)

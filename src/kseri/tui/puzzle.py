@@ -98,82 +98,110 @@ def describe(puzzle: Puzzle, lang: str) -> list[str]:
     return lines
 
 
-class LinePuzzles:
-    """Puzzles one after another on text streams until the player quits or none is left."""
+class PuzzleSession:
+    """The puzzles of one sitting: which comes next (near the player's rating, or the failures
+    again with ``retry``), and what an answer does to the progress, as lines of text. Both the
+    line mode and the full-screen app drive one."""
 
     def __init__(self, puzzles: Sequence[Puzzle], progress: Progress, *, lang: str = "en",
-                 retry: bool = False, out: TextIO = sys.stdout, inp: TextIO = sys.stdin) -> None:
+                 retry: bool = False) -> None:
         self.puzzles = list(puzzles)
         self.progress = progress
-        self.words = texts(lang)
         self.lang = lang
+        self.words = texts(lang)
         self.retry = retry
-        self._out = out
-        self._inp = inp
+        self.seen: set[str] = set()
         self.tried = 0
         self.solved = 0
 
-    def _say(self, line: str) -> None:
-        print(line, file=self._out, flush=True)
-
-    def _next(self, seen: set[str]) -> Puzzle | None:
+    def next(self) -> Puzzle | None:
+        """The next puzzle (``None``: none left), counted as seen."""
         if self.retry:
-            failed = [p for p in self.puzzles if p.id in self.progress.failed and p.id not in seen]
-            return failed[0] if failed else None
-        done = set(self.progress.solved) | set(self.progress.failed) | seen
-        return next_puzzle(self.progress.rating, self.puzzles, done)
+            failed = [p for p in self.puzzles if p.id in self.progress.failed and p.id not in self.seen]
+            puzzle = failed[0] if failed else None
+        else:
+            done = set(self.progress.solved) | set(self.progress.failed) | self.seen
+            puzzle = next_puzzle(self.progress.rating, self.puzzles, done)
+        if puzzle is not None:
+            self.seen.add(puzzle.id)
+        return puzzle
 
-    def run(self, count: int | None = None) -> int:
-        """Play up to ``count`` puzzles (all when ``None``); the exit status (0)."""
-        seen: set[str] = set()
-        while count is None or self.tried < count:
-            puzzle = self._next(seen)
-            if puzzle is None:
-                self._say(self.words["puzzle.none"])
-                break
-            seen.add(puzzle.id)
-            for line in describe(puzzle, self.lang):
-                self._say(line)
-            answer = self._ask(puzzle)
-            if answer is None:
-                break
-            self._answer(puzzle, answer)
-        self._say(self.words["puzzle.bye"].format(solved=self.solved, tried=self.tried))
-        return 0
-
-    def _ask(self, puzzle: Puzzle) -> bool | None:
-        """Whether the player's card solves ``puzzle``; ``None`` when the player quits."""
-        while True:
-            print(self.words["puzzle.prompt"], end="", file=self._out, flush=True)
-            line = self._inp.readline()
-            text = line.strip()
-            if not line or text.lower() in ("q", "quit"):
-                return None
-            try:
-                return puzzle.check(text)
-            except PuzzleError:
-                hand = " ".join(card.pretty() for card in puzzle.view.hand)
-                self._say(self.words["puzzle.notInHand"].format(text=text or "''", cards=hand))
-
-    def _answer(self, puzzle: Puzzle, solved: bool) -> None:
+    def answer(self, puzzle: Puzzle, text: str) -> list[str]:
+        """Judge the card named by ``text`` and count it: the lines to show (right or wrong, the
+        proof, the best line, the rating's move, the streak). :class:`PuzzleError`, the progress
+        untouched, when it is not a card of the hand."""
+        solved = puzzle.check(text)
         words = self.words
         self.tried += 1
         self.solved += solved
         before = self.progress.rating.shown
         self.progress.record(puzzle, solved)
-        best = puzzle.answers[0].pretty()
-        self._say(words["puzzle.right" if solved else "puzzle.wrong"].format(card=best))
+        lines = [words["puzzle.right" if solved else "puzzle.wrong"].format(card=puzzle.answers[0].pretty())]
         if puzzle.exact:
-            self._say(words["puzzle.proof.exact"])
+            lines.append(words["puzzle.proof.exact"])
         elif puzzle.gap.low is not None and puzzle.gap.high is not None:
             low, high = f"{puzzle.gap.low:.1f}", f"{puzzle.gap.high:.1f}"
-            self._say(words["puzzle.proof.interval"].format(low=low, high=high))
+            lines.append(words["puzzle.proof.interval"].format(low=low, high=high))
         if len(puzzle.sequence) > 1:
             moves = " ".join(card.pretty() for card in puzzle.sequence)
-            self._say(words["puzzle.sequence"].format(moves=moves))
+            lines.append(words["puzzle.sequence"].format(moves=moves))
         change = self.progress.rating.shown - before
-        self._say(words["puzzle.rating"].format(rating=self.progress.rating.shown, change=f"{change:+d}"))
-        self._say(words["puzzle.streak"].format(n=self.progress.streak))
+        lines.append(words["puzzle.rating"].format(rating=self.progress.rating.shown, change=f"{change:+d}"))
+        lines.append(words["puzzle.streak"].format(n=self.progress.streak))
+        return lines
+
+    def refusal(self, puzzle: Puzzle, text: str) -> str:
+        """The line naming ``text`` as not a card of the hand."""
+        hand = " ".join(card.pretty() for card in puzzle.view.hand)
+        return self.words["puzzle.notInHand"].format(text=text or "''", cards=hand)
+
+    def farewell(self) -> str:
+        """The closing line: how many were solved."""
+        return self.words["puzzle.bye"].format(solved=self.solved, tried=self.tried)
 
 
-__all__ = ["LinePuzzles", "Progress", "describe"]
+class LinePuzzles:
+    """Puzzles one after another on text streams until the player quits or none is left."""
+
+    def __init__(self, session: PuzzleSession, *, out: TextIO = sys.stdout, inp: TextIO = sys.stdin) -> None:
+        self.session = session
+        self._out = out
+        self._inp = inp
+
+    def _say(self, line: str) -> None:
+        print(line, file=self._out, flush=True)
+
+    def run(self, count: int | None = None) -> int:
+        """Play up to ``count`` puzzles (all when ``None``); the exit status (0)."""
+        session = self.session
+        while count is None or session.tried < count:
+            puzzle = session.next()
+            if puzzle is None:
+                self._say(session.words["puzzle.none"])
+                break
+            for line in describe(puzzle, session.lang):
+                self._say(line)
+            if not self._ask(puzzle):
+                break
+        self._say(session.farewell())
+        return 0
+
+    def _ask(self, puzzle: Puzzle) -> bool:
+        """Read cards until one of the hand is named and judged; ``False`` when the player quits."""
+        while True:
+            print(self.session.words["puzzle.prompt"], end="", file=self._out, flush=True)
+            line = self._inp.readline()
+            text = line.strip()
+            if not line or text.lower() in ("q", "quit"):
+                return False
+            try:
+                lines = self.session.answer(puzzle, text)
+            except PuzzleError:
+                self._say(self.session.refusal(puzzle, text))
+                continue
+            for said in lines:
+                self._say(said)
+            return True
+
+
+__all__ = ["LinePuzzles", "Progress", "PuzzleSession", "describe"]
