@@ -160,11 +160,11 @@ def principal_line(view: View, best: Card, plies: int = 3) -> tuple[Card, ...]:
 def puzzle_at(view: View, *, worlds: int = WORLDS, seed: int = 0,
               min_gap: float = MIN_GAP, source: tuple[int, int] = (0, 0),
               screen: Ranking | None = None) -> Puzzle | None:
-    """The puzzle of ``view`` (the seat on its turn), or ``None`` when no card is clearly best."""
+    """The puzzle of ``view`` (the seat on its turn), or ``None`` when no card is clearly best;
+    ``screen``, an exact ranking already made (:func:`~kseri.analysis.search.glance`), is used as it is."""
     if len(play_classes(view.hand, view.rules.points_table)) < 2:
         return None
-    exact = screen is not None and screen.exact
-    ranking = screen if screen is not None and exact else rank(view, worlds=worlds, seed=seed)
+    ranking = screen if screen is not None and screen.exact else rank(view, worlds=worlds, seed=seed)
     low = ranking.gap.low
     if ranking.gap.estimate < min_gap or low is None or low <= 0:
         return None
@@ -207,8 +207,8 @@ def puzzles_from_record(record: Mapping[str, Any], *, seats: Collection[int] | N
 
 
 def bot_records(games: int, level: str, rules: str | None, seed: int) -> list[dict[str, Any]]:
-    """``games`` single-round games between two bots of ``level``, as records (deal seeds
-    ``seed``, ``seed + 1``, ...)."""
+    """``games`` single-round games between bots of ``level`` at every seat, as records (deal
+    seeds ``seed``, ``seed + 1``, ...; ``rules`` a spec, default the Greek game)."""
     chosen = Rules.from_spec(rules) if rules else None
     records = []
     for game in range(games):
