@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from builders import exact
 from typer.testing import CliRunner
 
 from kseri.agents import make_agent
@@ -13,18 +14,6 @@ from kseri.cards import Card
 from kseri.cli import app
 from kseri.engine import Match
 from kseri.records import record_from_match
-
-
-def exact(match: Match, side: int) -> float:
-    """The round's points of ``side`` less the other side's with both playing perfectly
-    (plain minimax through the engine: every hidden card is known here)."""
-    if match.is_round_over():
-        points = match.round_results[-1].points
-        return float(points[side] - points[1 - side])
-    assert match.turn is not None
-    mine = match.rules.side_of(match.turn) == side
-    values = [exact(_after(match, card), side) for card in match.legal_plays()]
-    return max(values) if mine else min(values)
 
 
 def _after(match: Match, card: Card) -> Match:

@@ -6,6 +6,7 @@ import json
 
 import numpy as np
 import pytest
+from builders import exact
 
 from kseri.agents import make_agent
 from kseri.analysis.odds import match_odds, odds, round_odds
@@ -45,19 +46,6 @@ def test_match_odds_follow_the_target_rule() -> None:
     assert escalated.estimate == 0.0
     with pytest.raises(ValueError, match="no round"):
         match_odds(GREEK, (0, 0), 151, 0, np.zeros((1, 2)), np.zeros((0, 2), np.int64))
-
-
-def exact(match: Match, side: int) -> float:
-    if match.is_round_over():
-        points = match.round_results[-1].points
-        return float(points[side] - points[1 - side])
-    values = []
-    for card in match.legal_plays():
-        after = match.copy()
-        after.play(card)
-        values.append(exact(after, side))
-    assert match.turn is not None
-    return max(values) if match.rules.side_of(match.turn) == side else min(values)
 
 
 def test_in_the_last_batch_the_round_odds_are_the_exact_solvers() -> None:

@@ -9,6 +9,7 @@ from datetime import date
 from typing import Any
 
 import pytest
+from builders import exact
 
 from kseri.agents import make_agent
 from kseri.analysis import analyse_record
@@ -44,20 +45,6 @@ def expert_round(seed: int, plays: int | None = None) -> Match:
         assert match.turn is not None
         match.play(bots[match.turn].choose(match.view(match.turn)))
     return match
-
-
-def exact(match: Match, side: int) -> float:
-    """The round's points of ``side`` less the other's with both playing perfectly, every card known."""
-    if match.is_round_over():
-        points = match.round_results[-1].points
-        return float(points[side] - points[1 - side])
-    values = []
-    for card in match.legal_plays():
-        after = match.copy()
-        after.play(card)
-        values.append(exact(after, side))
-    assert match.turn is not None
-    return max(values) if match.rules.side_of(match.turn) == side else min(values)
 
 
 @pytest.fixture(scope="module")

@@ -66,3 +66,18 @@ def snapshot(match: Match) -> tuple[Any, ...]:
         match.turn, match.phase, match.totals, match.target, match.winner, match.round_results,
         match.centre_left, match.deals, match.plays, match.stock_size,
     )
+
+
+def exact(match: Match, side: int) -> float:
+    """The round's points of ``side`` less the other side's with both playing perfectly
+    (plain minimax through the engine: every hidden card is known here)."""
+    if match.is_round_over():
+        points = match.round_results[-1].points
+        return float(points[side] - points[1 - side])
+    assert match.turn is not None
+    values = []
+    for card in match.legal_plays():
+        after = match.copy()
+        after.play(card)
+        values.append(exact(after, side))
+    return max(values) if match.rules.side_of(match.turn) == side else min(values)

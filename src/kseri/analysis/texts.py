@@ -7,22 +7,15 @@ language in ``text/``, in the tutorial's languages (:data:`kseri.learn.text.LANG
 
 from __future__ import annotations
 
-import json
 from functools import cache
-from importlib import resources
 
-from kseri.learn.text import LANGUAGES, LanguageError
+from kseri.learn.text import LANGUAGES, LanguageError, package_texts
 
 
 @cache
 def texts(lang: str) -> dict[str, str]:
     """Every text of the analysis in ``lang`` (an English text stands in for a missing key)."""
-    if lang not in LANGUAGES:
-        raise LanguageError(f"no analysis texts in {lang!r}: choose one of {', '.join(LANGUAGES)}")
-    folder = resources.files("kseri.analysis") / "text"
-    english: dict[str, str] = json.loads((folder / "en.json").read_text(encoding="utf-8"))
-    own: dict[str, str] = json.loads((folder / f"{lang}.json").read_text(encoding="utf-8"))
-    return english | own
+    return package_texts("kseri.analysis", lang, "analysis texts")
 
 
 __all__ = ["LANGUAGES", "LanguageError", "texts"]

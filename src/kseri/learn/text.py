@@ -13,15 +13,21 @@ Turkish (Pisti's home)."""
 
 
 class LanguageError(ValueError):
-    """A language the tutorial does not speak."""
+    """A language we have no texts in."""
+
+
+def package_texts(package: str, lang: str, what: str) -> dict[str, str]:
+    """The texts of ``package``'s ``text/`` folder in ``lang`` (an English text stands in for a
+    missing key); ``what`` names them in the error for a language we do not speak."""
+    if lang not in LANGUAGES:
+        raise LanguageError(f"no {what} in {lang!r}: choose one of {', '.join(LANGUAGES)}")
+    folder = resources.files(package) / "text"
+    english: dict[str, str] = json.loads((folder / "en.json").read_text(encoding="utf-8"))
+    own: dict[str, str] = json.loads((folder / f"{lang}.json").read_text(encoding="utf-8"))
+    return english | own
 
 
 @cache
 def lesson_texts(lang: str) -> dict[str, str]:
     """Every text of the tutorial in ``lang`` (an English text stands in for a missing key)."""
-    if lang not in LANGUAGES:
-        raise LanguageError(f"no tutorial in {lang!r}: choose one of {', '.join(LANGUAGES)}")
-    folder = resources.files("kseri.learn") / "text"
-    english: dict[str, str] = json.loads((folder / "en.json").read_text(encoding="utf-8"))
-    own: dict[str, str] = json.loads((folder / f"{lang}.json").read_text(encoding="utf-8"))
-    return english | own
+    return package_texts("kseri.learn", lang, "tutorial")
