@@ -200,8 +200,9 @@ def play_rounds(rules: Rules, deals: Deals | int, *, seed: int | str = 0,
     kept_plays = np.zeros((count if keep_plays else 1, total), np.int8)
     owners = np.zeros((count, rules.deck_size) if keep_owners else (1, 1), np.int8)
     results = np.zeros((count, 4 * rules.sides + 1), np.int64)
-    error = kernels.play_rounds(compiled, codes, shuffle, _seed(seed), deal_arrays.dealer, deal_arrays.centre,
-                                deal_arrays.hands, given, kept_plays, owners, results, new_states(1))
+    error = kernels.play_rounds(compiled.packed, codes, shuffle, _seed(seed), deal_arrays.dealer,
+                                deal_arrays.centre, deal_arrays.hands, given, kept_plays, owners, results,
+                                new_states(1))
     if error >= 0:
         round_index, play = divmod(error, total)
         seat = (int(deal_arrays.dealer[round_index]) + 1 + play) % rules.players
@@ -251,7 +252,7 @@ def play_matches(rules: Rules, count: int, *, seed: int | str = 0,
     if POLICIES.index("given") in codes:
         raise ValueError("matches are played by policies; 'given' plays need play_rounds")
     results = np.zeros((count, 4 + rules.sides), np.int64)
-    endless = kernels.play_matches(compiled, codes, _seed(seed), results, new_states(1))
+    endless = kernels.play_matches(compiled.packed, codes, _seed(seed), results, new_states(1))
     if endless >= 0:
         raise RuntimeError(f"match {endless} found no winner in {kernels.MAX_ROUNDS} rounds")
     return Matches(results[:, 0], results[:, 1], results[:, 2], results[:, 3], results[:, 4:])
@@ -291,7 +292,7 @@ def rollouts(rules: Rules, positions: Positions, candidates: Sequence[int], *, t
     count = positions.hands.shape[0]
     finals = np.zeros((count, len(candidates), rules.sides), np.float64)
     over = np.zeros(count, np.bool_)
-    kernels.rollouts(compiled, positions.hands, positions.lengths, positions.future, positions.centre,
+    kernels.rollouts(compiled.packed, positions.hands, positions.lengths, positions.future, positions.centre,
                      positions.centre_len, positions.numbers, positions.points, positions.counts,
                      positions.seen, np.array(candidates, np.int64), finals, over, to_end, new_states(1))
     return finals, over

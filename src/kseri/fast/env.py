@@ -49,7 +49,6 @@ from kseri.fast.flat import (
     TARGET,
     TOTALS,
     TWO_CLUBS_BONUS,
-    FlatRules,
     flatten,
     new_states,
     numbers_view,
@@ -60,6 +59,7 @@ from kseri.fast.kernels import (
     RANK_OF,
     TWO,
     TWO_CLUBS,
+    FlatRules,
     State,
     compiled,
     deal,
@@ -323,6 +323,7 @@ def _reset(rules: FlatRules, episode: Episode, state: State, deck: NDArray[np.in
         state.per_side[field, :] = 0
     state.round = 0
     state.done = 0
+    state.memory = 1
     if episode.fixed_seat >= 0:
         state.learner = episode.fixed_seat
     else:
@@ -412,7 +413,8 @@ class EnvBatch:
             raise ValueError("the other seats follow a policy: random, greedy or expert")
         self.rules = rules
         self.count = count
-        self._rules = flatten(rules)
+        self._flat = flatten(rules)
+        self._rules = self._flat.packed
         self._episode = Episode(codes, whole_match, float(match_reward), -1 if seat is None else seat,
                                 float(illegal_reward))
         self._layout = layout
@@ -501,7 +503,7 @@ class EnvBatch:
         dealt = self.dealt[index].tolist()
         hands = [[[ALL_CARDS[card] for card in hand] for hand in batch] for batch in dealt]
         shown = int(shown_card(self._rules, self.states[index]))
-        face_down = int(self._rules.options[FACE_DOWN])
+        face_down = int(self._flat.options[FACE_DOWN])
         centre = [ALL_CARDS[card] for card in self.centre[index].tolist()]
         dealer = int(self.states[index]["dealer"])
         return dealer, hands, centre, face_down, None if shown < 0 else ALL_CARDS[shown]

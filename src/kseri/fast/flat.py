@@ -90,7 +90,7 @@ FACES: Final = 52
 NUMBERS: Final = (
     "learner", "dealer", "turn", "index", "batch", "pile_len", "pile_points", "pile_plain", "hidden",
     "hidden_points", "first_capturer", "last_capturer", "chain", "public_count", "public_points", "round",
-    "goal", "winner", "swept", "done",
+    "goal", "winner", "swept", "done", "memory",
 )
 """The round's numbers, in this order at the start of a :data:`STATE` record: the learning seat
 (environments), the dealer, the seat to play (-1: the round is over), the plays made, the
@@ -98,7 +98,8 @@ batches dealt, the centre's size, points and cards that are not Jacks, the face-
 still in it and their points, the first and last capturers (-1: none), the kseri chain (1: the
 last play scored a kseri; 2: it was a lone card laid right after one), the cards seen by every
 seat and their points, the round of the match, the target, the winning side (-1: none yet),
-whether the centre was swept at the round's end, and whether the episode is over."""
+whether the centre was swept at the round's end, whether the episode is over, and whether the
+cards seen are kept (1: a policy reads them; whole random or greedy rounds skip them)."""
 
 COUNTS: Final = 0
 """Cards captured this round."""
@@ -150,8 +151,24 @@ def numbers_view(states: NDArray[np.void]) -> NDArray[np.int64]:
     return np.ndarray((states.shape[0], len(NUMBERS)), np.int64, states, 0, (states.dtype.itemsize, 8))
 
 
+RULES: Final = np.dtype(
+    [
+        ("options", np.int64, (OPTIONS,)),
+        ("table", np.int64, (MAX_DECK,)),
+        ("side_of", np.int64, (MAX_PLAYERS,)),
+        ("card_weight", np.float64),
+        ("all_points", np.int64),
+        ("holds", np.float64, (MAX_DECK + 1, MAX_HAND + 1, 17)),
+    ],
+    align=True,
+)
+"""A rule set as one record, as the kernels take it (:attr:`FlatRules.packed`): a record's
+arrays cost the compiled code nothing to reach, where a tuple's arrays are counted on each use."""
+
+
 class FlatRules(NamedTuple):
-    """A rule set as the kernels take it (one argument)."""
+    """A rule set as the kernels take it: :attr:`packed`, one :data:`RULES` record, and views of
+    its fields at the rules' shapes."""
 
     options: NDArray[np.int64]
     """One ``int64`` per option, at the positions above (:data:`OPTIONS` of them)."""
@@ -166,6 +183,8 @@ class FlatRules(NamedTuple):
     """What one captured card is worth towards the majority bonus."""
     all_points: int
     """The points of the whole deck."""
+    packed: np.void
+    """All of it in one :data:`RULES` record (the kernels' argument)."""
 
 
 @lru_cache(maxsize=64)
@@ -173,7 +192,8 @@ def flatten(rules: Rules) -> FlatRules:
     """``rules`` as the kernels take it (cached: equal rule sets share one)."""
     if rules.batch_size > MAX_HAND or rules.centre_size > MAX_CENTRE:
         raise ValueError(f"the compiled core holds hands of at most {MAX_HAND} cards")
-    options = np.zeros(OPTIONS, np.int64)
+    record = np.zeros(1, RULES)[0]
+    options = record["options"]
     centre_deal = {CentreDeal.REDEAL: REDEAL, CentreDeal.REPLACE_JACKS: REPLACE_JACKS,
                    CentreDeal.PISTI: PISTI}[rules.centre_deal]
     pisti = rules.centre_deal is CentreDeal.PISTI
@@ -191,19 +211,20 @@ def flatten(rules: Rules) -> FlatRules:
         (ESCALATION, rules.escalation if rules.target_rule is TargetRule.ESCALATE else 0),
     ):
         options[index] = int(value)
-    holds = np.ones((rules.deck_size + 1, rules.batch_size + 1, 8 * rules.decks + 1), np.float64)
+    holds = record["holds"][: rules.deck_size + 1, : rules.batch_size + 1, : 8 * rules.decks + 1]
+    holds[...] = 1.0
     for pool in range(1, rules.deck_size + 1):
         for hand in range(1, min(rules.batch_size, pool) + 1):
             for wanted in range(1, min(8 * rules.decks, pool - 1) + 1):
                 holds[pool, hand, wanted] = 1.0 - comb(pool - wanted, hand) / comb(pool, hand)
-    return FlatRules(
-        options,
-        np.array(rules.points_table, np.int64),
-        np.array([rules.side_of(seat) for seat in range(rules.players)], np.int64),
-        holds,
-        rules.majority_bonus / (rules.deck_size / rules.sides),
-        sum(rules.points_table),
-    )
+    table = record["table"][: rules.deck_size]
+    table[:] = rules.points_table
+    side_of = record["side_of"][: rules.players]
+    side_of[:] = [rules.side_of(seat) for seat in range(rules.players)]
+    record["card_weight"] = rules.majority_bonus / (rules.deck_size / rules.sides)
+    record["all_points"] = sum(rules.points_table)
+    return FlatRules(options, table, side_of, holds, float(record["card_weight"]), int(record["all_points"]),
+                     record)
 
 
 def policy_codes(rules: Rules, policies: str | Sequence[str]) -> NDArray[np.int64]:
@@ -218,4 +239,4 @@ def policy_codes(rules: Rules, policies: str | Sequence[str]) -> NDArray[np.int6
     return np.array([POLICIES.index(name) for name in names], np.int64)
 
 
-__all__ = ["POLICIES", "STATE", "FlatRules", "flatten", "new_states", "numbers_view", "policy_codes"]
+__all__ = ["POLICIES", "RULES", "STATE", "FlatRules", "flatten", "new_states", "numbers_view", "policy_codes"]

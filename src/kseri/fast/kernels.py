@@ -61,18 +61,25 @@ from kseri.fast.flat import (
     TARGET,
     TOTALS,
     TWO_CLUBS_BONUS,
-    FlatRules,
 )
 
 Function = TypeVar("Function", bound=Callable[..., Any])
 
 State = Any
 """A :data:`~kseri.fast.flat.STATE` record as the compiled code sees it (numba's record)."""
+FlatRules = Any
+"""A :data:`~kseri.fast.flat.RULES` record (``flatten(rules).packed``) as the compiled code sees it."""
 
 
 def compiled(function: Function) -> Function:
     """``function`` compiled in nopython mode, its machine code cached on disk."""
     return cast(Function, njit(cache=True, nogil=True)(function))
+
+
+def inlined(function: Function) -> Function:
+    """``function`` compiled as :func:`compiled` does, and inlined into its compiled callers
+    (numba's ``inline="always"``): the play step and its parts, which a call would slow."""
+    return cast(Function, njit(cache=True, nogil=True, inline="always")(function))
 
 
 JACK: Final = 9
@@ -190,7 +197,7 @@ def deal(cfg: NDArray[np.int64], dealer: int, state: NDArray[np.uint64], deck: N
 # -- the state of a round: the rule of play ---------------------------------------------------
 
 
-@compiled
+@inlined
 def deal_batch(rules: FlatRules, state: State, batch: int) -> None:
     """Give every seat its hand of ``batch`` from the deal."""
     players = rules.options[PLAYERS]
@@ -205,7 +212,7 @@ def deal_batch(rules: FlatRules, state: State, batch: int) -> None:
     state.batch = batch + 1
 
 
-@compiled
+@inlined
 def start_round(rules: FlatRules, state: State) -> None:
     """Start the round dealt in ``state`` (its ``dealer``, ``centre`` and ``dealt``):
     ``Match._start``, with every round count at zero and the match's left as they are."""
@@ -215,9 +222,11 @@ def start_round(rules: FlatRules, state: State) -> None:
     for row in range(TOTALS):
         for side in range(cfg[SIDES]):
             per_side[row, side] = 0
-    state.public[:] = 0
-    state.public_rank[:] = 0
-    state.public_face[:] = 0
+    memory = state.memory == 1
+    if memory:
+        state.public[:] = 0
+        state.public_rank[:] = 0
+        state.public_face[:] = 0
     hidden = cfg[FACE_DOWN]
     pile_points = 0
     plain = 0
@@ -230,7 +239,7 @@ def start_round(rules: FlatRules, state: State) -> None:
             plain += 1
         if i < hidden:
             hidden_points += table[card]
-        else:
+        elif memory:
             state.public[card] = 1
             state.public_rank[RANK_OF[card]] += 1
             state.public_face[card % FACES] += 1
@@ -250,7 +259,7 @@ def start_round(rules: FlatRules, state: State) -> None:
     state.swept = 0
 
 
-@compiled
+@inlined
 def play_card(rules: FlatRules, state: State, position: int) -> int:
     """The seat to play plays the card at ``position`` of its hand (``Match.play`` and
     ``_marks_of``); the next batch is dealt after the last card of a batch, and the round ends,
@@ -269,9 +278,10 @@ def play_card(rules: FlatRules, state: State, position: int) -> int:
         hands[seat, k] = hands[seat, k + 1]
     state.lengths[seat] = length - 1
     rank = RANK_OF[card]
-    state.public[card] = 1
-    state.public_rank[rank] += 1
-    state.public_face[card % FACES] += 1
+    if state.memory == 1:
+        state.public[card] = 1
+        state.public_rank[rank] += 1
+        state.public_face[card % FACES] += 1
     state.public_count += 1
     state.public_points += table[card]
     index = state.index + 1
@@ -333,7 +343,7 @@ def play_card(rules: FlatRules, state: State, position: int) -> int:
     return taken
 
 
-@compiled
+@inlined
 def end_round(rules: FlatRules, state: State) -> None:
     """``Match._end_round``: the last capturer sweeps the centre (it stays in ``pile`` for the
     record), with the last-capture bonus, then the majority bonus; nobody is to play."""
@@ -471,7 +481,7 @@ def expert_value(rules: FlatRules, card: int, top_rank: int, pile_len: int, pile
                  unseen: NDArray[np.int64], pool: int, opp_hand: int, left: int, forced_rank: int) -> float:
     """``Tactics.value``: a capture's gain, or a laid card's expected loss, in points."""
     cfg = rules.options
-    card_weight = rules.card_weight
+    card_weight: float = rules.card_weight
     rank = RANK_OF[card]
     points = int(rules.table[card])
     is_jack = rank == JACK
@@ -659,18 +669,26 @@ def play_rounds(rules: FlatRules, policies: NDArray[np.int64], shuffle: bool, se
     play_rows = plays.shape[0]
     given_rows = given.shape[0]
     owner_rows = owners.shape[0]
+    state.memory = 0
+    for seat in range(players):
+        if policies[seat] == EXPERT:
+            state.memory = 1
+    keep_deals = deal_rows == count and count > 0
     for index in range(count):
         state.rng[0] = stream(seed, index)
         row = index if deal_rows == count else 0
-        if shuffle:
-            dealers[row] = index % players
-            deal(cfg, index % players, state.rng, deck, centres[row], dealt[row])
-        state.dealer = dealers[row]
-        for i in range(cfg[CENTRE_SIZE]):
-            state.centre[i] = centres[row, i]
         flat_deal = dealt[row].reshape(total)
-        for i in range(total):
-            state.dealt[i] = flat_deal[i]
+        if shuffle:
+            state.dealer = index % players
+            deal(cfg, index % players, state.rng, deck, state.centre, state.dealt)
+            if keep_deals:
+                dealers[row] = index % players
+                centres[row] = state.centre[:cfg[CENTRE_SIZE]]
+                flat_deal[:] = state.dealt[:total]
+        else:
+            state.dealer = dealers[row]
+            state.centre[:cfg[CENTRE_SIZE]] = centres[row]
+            state.dealt[:total] = flat_deal
         error = play_round(rules, policies, state, given[index if given_rows == count else 0],
                            plays[index if play_rows == count else 0],
                            owners[index if owner_rows == count else 0], keep_owners)
@@ -708,6 +726,10 @@ def play_matches(rules: FlatRules, policies: NDArray[np.int64], seed: np.uint64,
     owners = np.zeros(1, np.int8)
     state = states[0]
     per_side = state.per_side
+    state.memory = 0
+    for seat in range(players):
+        if policies[seat] == EXPERT:
+            state.memory = 1
     for match in range(results.shape[0]):
         state.rng[0], dealer = draw(stream(seed, match), players)
         state.goal = cfg[TARGET]
@@ -814,6 +836,7 @@ def rollouts(rules: FlatRules, hands: NDArray[np.int8], lengths: NDArray[np.int6
     total = cfg[BATCHES] * per_batch
     state = states[0]
     per_side = state.per_side
+    state.memory = 1
     for world in range(hands.shape[0]):
         for choice in range(candidates.shape[0]):
             load_world(rules, state, world, hands, lengths, future, centre, centre_len, numbers, points,

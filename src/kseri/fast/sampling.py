@@ -22,8 +22,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from kseri.fast import kernels
-from kseri.fast.flat import DECK_SIZE, PER_RANK, RANKS, FlatRules, flatten
-from kseri.fast.kernels import RANK_OF, compiled
+from kseri.fast.flat import DECK_SIZE, PER_RANK, RANKS, flatten
+from kseri.fast.kernels import RANK_OF, FlatRules, compiled
 from kseri.rules import Rules
 
 TEMPERATURE: Final = 1.0
@@ -111,7 +111,7 @@ def log_likelihoods(rules: Rules, hands: NDArray[np.int8], lengths: NDArray[np.i
     compiled_rules = flatten(rules)
     out = np.zeros(hands.shape[0], np.float64)
     if clues.shape[0]:
-        _log_likelihoods(compiled_rules, hands, lengths, clues, clue_seen, later, later_len,
+        _log_likelihoods(compiled_rules.packed, hands, lengths, clues, clue_seen, later, later_len,
                          temperature, out)
     return out
 
