@@ -35,7 +35,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from kseri.cards import ALL_CARDS
-from kseri.fast import kernels
+from kseri.fast import kernels, search
 from kseri.fast.flat import POLICIES, FlatRules, flatten, new_states, policy_codes
 from kseri.rules import Rules
 
@@ -292,9 +292,9 @@ def rollouts(rules: Rules, positions: Positions, candidates: Sequence[int], *, t
     count = positions.hands.shape[0]
     finals = np.zeros((count, len(candidates), rules.sides), np.float64)
     over = np.zeros(count, np.bool_)
-    kernels.rollouts(compiled.packed, positions.hands, positions.lengths, positions.future, positions.centre,
-                     positions.centre_len, positions.numbers, positions.points, positions.counts,
-                     positions.seen, np.array(candidates, np.int64), finals, over, to_end, new_states(1))
+    search.rollouts(compiled.packed, positions.hands, positions.lengths, positions.future, positions.centre,
+                    positions.centre_len, positions.numbers, positions.points, positions.counts,
+                    positions.seen, np.array(candidates, np.int64), finals, over, to_end, new_states(1))
     return finals, over
 
 

@@ -8,7 +8,7 @@ on disk (``cache=True``): the compile is paid once per machine, later processes 
 
 The rule of play is written here once, in :func:`play_card` (``Match.play``, ``_marks_of``,
 dealing the next batch) and :func:`end_round` (``_end_round``, ``_score``), on the state
-record; whole rounds (:func:`play_round`), matches, the master's rollouts (:func:`rollouts`)
+record; whole rounds (:func:`play_round`), matches, the master's rollouts (:mod:`kseri.fast.search`)
 and the learning environments (:mod:`kseri.fast.env`) all play through it. The policies
 follow the ``greedy`` and ``expert`` agents of :mod:`kseri.agents` exactly, down to
 floating-point order and ties, and the expert is written once (:func:`expert_choice`).
@@ -268,8 +268,7 @@ def play_card(rules: FlatRules, state: State, position: int) -> int:
     cfg = rules.options
     table = rules.table
     players = cfg[PLAYERS]
-    per_batch = players * cfg[BATCH_SIZE]
-    total = cfg[BATCHES] * per_batch
+    total = cfg[BATCHES] * players * cfg[BATCH_SIZE]
     seat = state.turn
     hands = state.hands
     length = state.lengths[seat]
@@ -282,8 +281,8 @@ def play_card(rules: FlatRules, state: State, position: int) -> int:
         state.public[card] = 1
         state.public_rank[rank] += 1
         state.public_face[card % FACES] += 1
-    state.public_count += 1
-    state.public_points += table[card]
+        state.public_count += 1
+        state.public_points += table[card]
     index = state.index + 1
     state.index = index
     pile = state.pile
@@ -333,10 +332,10 @@ def play_card(rules: FlatRules, state: State, position: int) -> int:
         if rank != JACK:
             state.pile_plain += 1
         state.chain = 2 if pile_len == 0 and state.chain == 1 else 0
-    if index % per_batch:
+    if length > 1 or seat != state.dealer:  # the dealer plays a batch's last card
         state.turn = seat + 1 if seat + 1 < players else 0
     elif index < total:
-        deal_batch(rules, state, index // per_batch)
+        deal_batch(rules, state, state.batch)
         state.turn = seat + 1 if seat + 1 < players else 0
     else:
         end_round(rules, state)
@@ -756,106 +755,3 @@ def play_matches(rules: FlatRules, policies: NDArray[np.int64], seed: np.uint64,
         for side in range(sides):
             row[4 + side] = per_side[TOTALS, side]
     return -1
-
-
-# -- the master's rollouts ------------------------------------------------------------------------
-
-
-@compiled
-def load_world(rules: FlatRules, state: State, world: int, hands: NDArray[np.int8],
-               lengths: NDArray[np.int64], future: NDArray[np.int8], centre: NDArray[np.int8],
-               centre_len: NDArray[np.int64], numbers: NDArray[np.int64], points: NDArray[np.int64],
-               counts: NDArray[np.int64], seen: NDArray[np.int64]) -> None:
-    """Set ``state`` to world ``world`` of the master's positions (see :func:`rollouts`): a
-    round in progress with every card known, its future batches in the deal, and the public
-    memory of what every seat has seen (no face-down card is hidden)."""
-    cfg = rules.options
-    players = cfg[PLAYERS]
-    size = cfg[BATCH_SIZE]
-    per_batch = players * size
-    total = cfg[BATCHES] * per_batch
-    for seat in range(players):
-        state.lengths[seat] = lengths[world, seat]
-        for k in range(lengths[world, seat]):
-            state.hands[seat, k] = hands[world, seat, k]
-    pile_len = centre_len[world]
-    plain = 0
-    for k in range(pile_len):
-        state.pile[k] = centre[world, k]
-        if RANK_OF[state.pile[k]] != JACK:
-            plain += 1
-    state.pile_len = pile_len
-    state.pile_plain = plain
-    state.pile_points = numbers[world, 0]
-    state.turn = numbers[world, 1]
-    index = total - numbers[world, 2]
-    state.index = index
-    state.last_capturer = numbers[world, 3]
-    state.first_capturer = -1
-    state.chain = numbers[world, 4]
-    state.public_count = numbers[world, 5]
-    state.public_points = 0
-    state.hidden = 0
-    state.hidden_points = 0
-    batch = index // per_batch + 1
-    state.batch = batch
-    for later in range(future.shape[1]):
-        for seat in range(players):
-            start = ((batch + later) * players + seat) * size
-            for k in range(size):
-                state.dealt[start + k] = future[world, later, seat, k]
-    for side in range(cfg[SIDES]):
-        state.per_side[POINTS, side] = points[world, side]
-        state.per_side[COUNTS, side] = counts[world, side]
-    for rank in range(RANKS):
-        state.public_rank[rank] = seen[world, rank]
-
-
-@compiled
-def rollouts(rules: FlatRules, hands: NDArray[np.int8], lengths: NDArray[np.int64], future: NDArray[np.int8],
-             centre: NDArray[np.int8], centre_len: NDArray[np.int64], numbers: NDArray[np.int64],
-             points: NDArray[np.int64], counts: NDArray[np.int64], seen: NDArray[np.int64],
-             candidates: NDArray[np.int64], finals: NDArray[np.float64], over: NDArray[np.bool_],
-             to_end: bool, states: NDArray[Any]) -> None:
-    """The master's rollouts, for every world and candidate, in ``states[0]``: play the
-    candidate, then the expert's policy from public memory at every seat to the horizon (the
-    round's end when ``to_end``; else the end of the current batch, or of the next one when
-    this one has at most one card a seat left).
-
-    World ``w`` is ``hands[w]`` (``lengths`` cards a seat), its future batches ``future[w]``,
-    its centre ``centre[w, :centre_len[w]]``, and ``numbers[w]``: the centre's points, the
-    seat to play, cards left, the last capturer, the kseri chain, the cards seen; ``points``,
-    ``counts`` and ``seen`` per side and per rank. ``finals[w, c]`` receives each side's
-    points at the horizon (captured cards at their share of the majority before the round's
-    end), ``over[w]`` whether that is the round's end.
-    """
-    cfg = rules.options
-    players = cfg[PLAYERS]
-    sides = cfg[SIDES]
-    per_batch = players * cfg[BATCH_SIZE]
-    total = cfg[BATCHES] * per_batch
-    state = states[0]
-    per_side = state.per_side
-    state.memory = 1
-    for world in range(hands.shape[0]):
-        for choice in range(candidates.shape[0]):
-            load_world(rules, state, world, hands, lengths, future, centre, centre_len, numbers, points,
-                       counts, seen)
-            position = 0
-            for k in range(state.lengths[state.turn]):
-                if state.hands[state.turn, k] == candidates[choice]:
-                    position = k
-                    break
-            play_card(rules, state, position)
-            left = total - state.index
-            horizon = left - left % per_batch
-            if left - horizon <= players:
-                horizon = max(0, horizon - per_batch)
-            if to_end:
-                horizon = 0
-            while total - state.index > horizon:
-                play_card(rules, state, expert_choice(rules, state, False))
-            over[world] = state.index == total
-            for side in range(sides):
-                finals[world, choice, side] = per_side[POINTS, side] + (
-                    0.0 if over[world] else rules.card_weight * per_side[COUNTS, side])
