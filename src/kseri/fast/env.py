@@ -147,6 +147,47 @@ def _play(rules: FlatRules, state: State, position: int) -> None:
 
 
 @compiled
+def _play_features(rules: FlatRules, layout: Layout, state: State, out: NDArray[np.float32], top: int,
+                   centre_points: int, all_jacks: bool, cards_held: int) -> None:
+    """What each held face would do if played now (``encoding._play_features``), into ``out``
+    (the hand, the cards seen by rank and the centre's ``top``, points and Jacks filled)."""
+    cfg = rules.options
+    table = rules.table
+    offsets = layout.offsets
+    hand = offsets[_HAND]
+    ranks = offsets[_SEEN_RANKS]
+    decks = cfg[PER_RANK] // 4
+    pile_len = state.pile_len
+    lone = state.chain == 2
+    last_play = state.batch == cfg[BATCHES] and cards_held == 1
+    for face in range(FACES):
+        if out[hand + face] == 0:
+            continue
+        rank = face // 4
+        first = hand + 4 * rank
+        held = out[first] + out[first + 1] + out[first + 2] + out[first + 3]
+        out[offsets[_RANK_UNSEEN] + face] = (4 * decks - out[ranks + rank]) - held
+        out[offsets[_HELD_JACK] + face] = 1 if rank == JACK else 0
+        takes = top >= 0 and (rank == RANK_OF[top] or (rank == JACK and cfg[JACKS_WILD] == 1))
+        if not takes:
+            out[offsets[_LAY_POINTS] + face] = centre_points + table[face]
+            continue
+        gain = centre_points + table[face]
+        if pile_len == 1 and rank == RANK_OF[top]:
+            bonus = cfg[JACK_KSERI] if rank == JACK else (
+                cfg[DOUBLE_KSERI] if cfg[DOUBLE_KSERI] >= 0 and lone else cfg[KSERI])
+            if bonus >= 0 and (cfg[LAST_OK] == 1 or not last_play):
+                gain += bonus
+                out[offsets[_KSERI_FACES] + face] = 1
+        if cfg[JACKS_TABLE] > 0 and all_jacks:
+            gain += cfg[JACKS_TABLE]
+        if cfg[TWO_CLUBS_BONUS] > 0 and rank == TWO and top % FACES == TWO_CLUBS:
+            gain += cfg[TWO_CLUBS_BONUS]
+        out[offsets[_CAPTURES] + face] = 1
+        out[offsets[_CAPTURE_POINTS] + face] = gain
+
+
+@compiled
 def _encode(rules: FlatRules, layout: Layout, state: State, out: NDArray[np.float32],
             mask: NDArray[np.int8]) -> None:
     """The learner's observation (``encoding.encode_vector`` of its view) into ``out`` and its
@@ -240,35 +281,8 @@ def _encode(rules: FlatRules, layout: Layout, state: State, out: NDArray[np.floa
     out[offsets[_DEALER] + (state.dealer - me) % players] = 1
     if state.last_capturer >= 0:
         out[offsets[_LAST_CAPTURER] + (state.last_capturer - me) % players] = 1
-    lone = state.chain == 2
-    out[offsets[_LONE]] = 1 if lone else 0
-    # what each held face would do if played now (``encoding._play_features``)
-    last_play = state.batch == cfg[BATCHES] and cards_held == 1
-    for face in range(FACES):
-        if out[hand + face] == 0:
-            continue
-        rank = face // 4
-        first = hand + 4 * rank
-        held = out[first] + out[first + 1] + out[first + 2] + out[first + 3]
-        out[offsets[_RANK_UNSEEN] + face] = (4 * decks - out[ranks + rank]) - held
-        out[offsets[_HELD_JACK] + face] = 1 if rank == JACK else 0
-        takes = top >= 0 and (rank == RANK_OF[top] or (rank == JACK and cfg[JACKS_WILD] == 1))
-        if not takes:
-            out[offsets[_LAY_POINTS] + face] = centre_points + table[face]
-            continue
-        gain = centre_points + table[face]
-        if pile_len == 1 and rank == RANK_OF[top]:
-            bonus = cfg[JACK_KSERI] if rank == JACK else (
-                cfg[DOUBLE_KSERI] if cfg[DOUBLE_KSERI] >= 0 and lone else cfg[KSERI])
-            if bonus >= 0 and (cfg[LAST_OK] == 1 or not last_play):
-                gain += bonus
-                out[offsets[_KSERI_FACES] + face] = 1
-        if cfg[JACKS_TABLE] > 0 and all_jacks:
-            gain += cfg[JACKS_TABLE]
-        if cfg[TWO_CLUBS_BONUS] > 0 and rank == TWO and top % FACES == TWO_CLUBS:
-            gain += cfg[TWO_CLUBS_BONUS]
-        out[offsets[_CAPTURES] + face] = 1
-        out[offsets[_CAPTURE_POINTS] + face] = gain
+    out[offsets[_LONE]] = 1 if state.chain == 2 else 0
+    _play_features(rules, layout, state, out, top, centre_points, all_jacks, cards_held)
     out[offsets[_PLAYS_MADE]] = state.index
     out[offsets[_ROUND_INDEX]] = state.round
     for i in range(out.shape[0]):
