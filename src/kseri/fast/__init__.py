@@ -35,8 +35,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from kseri.cards import ALL_CARDS
-from kseri.fast import kernels
-from kseri.fast.flat import POLICIES, FlatRules, flatten, policy_codes
+from kseri.fast import kernels, search
+from kseri.fast.flat import POLICIES, FlatRules, flatten, new_states, policy_codes
 from kseri.rules import Rules
 
 
@@ -200,11 +200,9 @@ def play_rounds(rules: Rules, deals: Deals | int, *, seed: int | str = 0,
     kept_plays = np.zeros((count if keep_plays else 1, total), np.int8)
     owners = np.zeros((count, rules.deck_size) if keep_owners else (1, 1), np.int8)
     results = np.zeros((count, 4 * rules.sides + 1), np.int64)
-    error = kernels.play_rounds(
-        compiled.options, compiled.table, compiled.side_of, compiled.holds, compiled.card_weight, codes,
-        shuffle, _seed(seed), deal_arrays.dealer, deal_arrays.centre, deal_arrays.hands, given, kept_plays,
-        owners, results,
-    )
+    error = kernels.play_rounds(compiled.packed, codes, shuffle, _seed(seed), deal_arrays.dealer,
+                                deal_arrays.centre, deal_arrays.hands, given, kept_plays, owners, results,
+                                new_states(1))
     if error >= 0:
         round_index, play = divmod(error, total)
         seat = (int(deal_arrays.dealer[round_index]) + 1 + play) % rules.players
@@ -254,8 +252,7 @@ def play_matches(rules: Rules, count: int, *, seed: int | str = 0,
     if POLICIES.index("given") in codes:
         raise ValueError("matches are played by policies; 'given' plays need play_rounds")
     results = np.zeros((count, 4 + rules.sides), np.int64)
-    endless = kernels.play_matches(compiled.options, compiled.table, compiled.side_of, compiled.holds,
-                                   compiled.card_weight, codes, _seed(seed), results)
+    endless = kernels.play_matches(compiled.packed, codes, _seed(seed), results, new_states(1))
     if endless >= 0:
         raise RuntimeError(f"match {endless} found no winner in {kernels.MAX_ROUNDS} rounds")
     return Matches(results[:, 0], results[:, 1], results[:, 2], results[:, 3], results[:, 4:])
@@ -268,7 +265,7 @@ class Positions:
     ``hands[w, seat, :lengths[w, seat]]`` are the hands, ``future[w, batch, seat]`` the batches
     still to be dealt, ``centre[w, :centre_len[w]]`` the centre bottom to top; ``numbers[w]``
     holds the centre's points, the seat to play, the cards left to play, the last capturer
-    (-1: none), the kseri chain (``RoundSim.chain``) and the cards seen; ``points`` and
+    (-1: none), the kseri chain (the state's ``chain``) and the cards seen; ``points`` and
     ``counts`` each side's points and cards captured so far, ``seen`` the cards seen by rank.
     """
 
@@ -295,10 +292,9 @@ def rollouts(rules: Rules, positions: Positions, candidates: Sequence[int], *, t
     count = positions.hands.shape[0]
     finals = np.zeros((count, len(candidates), rules.sides), np.float64)
     over = np.zeros(count, np.bool_)
-    kernels.rollouts(compiled.options, compiled.table, compiled.side_of, compiled.holds, compiled.card_weight,
-                     positions.hands, positions.lengths, positions.future, positions.centre,
-                     positions.centre_len, positions.numbers, positions.points, positions.counts,
-                     positions.seen, np.array(candidates, np.int64), finals, over, to_end)
+    search.rollouts(compiled.packed, positions.hands, positions.lengths, positions.future, positions.centre,
+                    positions.centre_len, positions.numbers, positions.points, positions.counts,
+                    positions.seen, np.array(candidates, np.int64), finals, over, to_end, new_states(1))
     return finals, over
 
 

@@ -1,15 +1,19 @@
-"""The compiled kernels of :mod:`kseri.fast`: dealing, play, policies, scoring and matches.
+"""The compiled kernels of :mod:`kseri.fast`: dealing, the play step, policies, scoring and matches.
 
-Everything here runs under numba in nopython mode on plain NumPy arrays; :mod:`kseri.fast`
-is the typed face that checks the input and builds these arrays. A rule set arrives as one
-``int64`` array of options (indexed by the constants below), the points of each card, the side
-of each seat and the expert's table of odds. The machine code is cached on disk
-(``cache=True``): the compile is paid once per machine, later processes load it.
+Everything here runs under numba in nopython mode; :mod:`kseri.fast` is the typed face that
+checks the input and builds the arguments. A rule set arrives as one
+:class:`~kseri.fast.flat.FlatRules` and a round in play as one record of
+:data:`~kseri.fast.flat.STATE` (both from :mod:`kseri.fast.flat`). The machine code is cached
+on disk (``cache=True``): the compile is paid once per machine, later processes load it.
 
-The rules of play follow :class:`kseri.engine.Match` step by step (its ``play``, ``_marks_of``,
-``_end_round``, ``_score`` and ``_settle``); the policies follow the ``greedy`` and ``expert``
-agents of :mod:`kseri.agents` exactly, down to floating-point order and ties. A differential
-test (``tests/fast``) proves both.
+The rule of play is written here once, in :func:`play_card` (``Match.play``, ``_marks_of``,
+dealing the next batch) and :func:`end_round` (``_end_round``, ``_score``), on the state
+record; whole rounds (:func:`play_round`), matches, the master's rollouts (:mod:`kseri.fast.search`)
+and the learning environments (:mod:`kseri.fast.env`) all play through it. The policies
+follow the ``greedy`` and ``expert`` agents of :mod:`kseri.agents` exactly, down to
+floating-point order and ties, and the expert is written once (:func:`expert_choice`).
+Differential tests (``tests/fast``, ``tests/agents``, ``tests/rl``) prove both against the
+engine.
 """
 
 from __future__ import annotations
@@ -21,7 +25,50 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
+from kseri.fast.flat import (
+    BATCH_SIZE,
+    BATCHES,
+    CENTRE_DEAL,
+    CENTRE_SIZE,
+    COUNTS,
+    DECK_SIZE,
+    DOUBLE_KSERI,
+    ESCALATION,
+    EVERY_TIED,
+    EXPERT,
+    FACE_DOWN,
+    FACES,
+    GREEDY,
+    JACK_KSERI,
+    JACKS_TABLE,
+    JACKS_WILD,
+    KSERI,
+    KSERI_POINTS,
+    KSERIS,
+    LAST_BONUS,
+    LAST_OK,
+    MAJORITY,
+    MARKS,
+    OPEN_POINTS,
+    PER_RANK,
+    PISTI,
+    PLAYERS,
+    POINTS,
+    RANDOM,
+    RANKS,
+    REDEAL,
+    SIDES,
+    TARGET,
+    TOTALS,
+    TWO_CLUBS_BONUS,
+)
+
 Function = TypeVar("Function", bound=Callable[..., Any])
+
+State = Any
+"""A :data:`~kseri.fast.flat.STATE` record as the compiled code sees it (numba's record)."""
+FlatRules = Any
+"""A :data:`~kseri.fast.flat.RULES` record (``flatten(rules).packed``) as the compiled code sees it."""
 
 
 def compiled(function: Function) -> Function:
@@ -29,48 +76,15 @@ def compiled(function: Function) -> Function:
     return cast(Function, njit(cache=True, nogil=True)(function))
 
 
-# -- the options array: one int64 per option, at these positions ------------------------------
+def inlined(function: Function) -> Function:
+    """``function`` compiled as :func:`compiled` does, and inlined into its compiled callers
+    (numba's ``inline="always"``): the play step and its parts, which a call would slow."""
+    return cast(Function, njit(cache=True, nogil=True, inline="always")(function))
 
-PLAYERS: Final = 0
-SIDES: Final = 1
-BATCHES: Final = 2
-BATCH_SIZE: Final = 3
-CENTRE_SIZE: Final = 4
-FACE_DOWN: Final = 5
-CENTRE_DEAL: Final = 6
-KSERI: Final = 7
-JACK_KSERI: Final = 8
-"""-1: a Jack on a lone Jack is an ordinary capture."""
-DOUBLE_KSERI: Final = 9
-"""-1: off."""
-LAST_OK: Final = 10
-JACKS_WILD: Final = 11
-MAJORITY: Final = 12
-EVERY_TIED: Final = 13
-JACKS_TABLE: Final = 14
-LAST_BONUS: Final = 15
-TWO_CLUBS_BONUS: Final = 16
-DECK_SIZE: Final = 17
-PER_RANK: Final = 18
-TARGET: Final = 19
-ESCALATION: Final = 20
-"""0: the higher total wins."""
-OPTIONS: Final = 21
-
-REDEAL: Final = 0
-REPLACE_JACKS: Final = 1
-PISTI: Final = 2
-"""Centre procedures (the ``CENTRE_DEAL`` option)."""
-
-RANDOM: Final = 0
-GREEDY: Final = 1
-EXPERT: Final = 2
-GIVEN: Final = 3
-"""Policies, one per seat."""
 
 JACK: Final = 9
+TWO: Final = 0
 TWO_CLUBS: Final = 0
-RANKS: Final = 13
 
 JACK_HOLD: Final = 2.5
 TEMPO: Final = 0.8
@@ -142,7 +156,8 @@ def deal(cfg: NDArray[np.int64], dealer: int, state: NDArray[np.uint64], deck: N
          centre: NDArray[np.int8], hands: NDArray[np.int8]) -> None:
     """Shuffle and deal a round into ``centre`` and ``hands`` as ``Deal.shuffle`` does, with
     this module's random numbers instead of SHA-512: the first batch, the centre by the rules'
-    procedure, then the stock, batch after batch."""
+    procedure, then the stock, batch after batch. ``hands`` is ``[batch, seat, k]``, or the
+    same in one flat row (a :data:`~kseri.fast.flat.STATE`'s ``dealt``)."""
     players = cfg[PLAYERS]
     size = cfg[BATCH_SIZE]
     count = cfg[CENTRE_SIZE]
@@ -170,30 +185,258 @@ def deal(cfg: NDArray[np.int64], dealer: int, state: NDArray[np.uint64], deck: N
                 deck[top + middle - 1] = jack
     for i in range(count):
         centre[i] = deck[first + i]
-    for batch in range(hands.shape[0]):
+    dealt = hands.reshape(hands.size)
+    for batch in range(cfg[BATCHES]):
         start = 0 if batch == 0 else first * batch + count
         for seat in range(players):
             offset = start + (seat - dealer - 1) % players * size
             for k in range(size):
-                hands[batch, seat, k] = deck[offset + k]
+                dealt[(batch * players + seat) * size + k] = deck[offset + k]
+
+
+# -- the state of a round: the rule of play ---------------------------------------------------
+
+
+@inlined
+def deal_batch(rules: FlatRules, state: State, batch: int) -> None:
+    """Give every seat its hand of ``batch`` from the deal."""
+    players = rules.options[PLAYERS]
+    size = rules.options[BATCH_SIZE]
+    hands = state.hands
+    dealt = state.dealt
+    for seat in range(players):
+        start = (batch * players + seat) * size
+        for k in range(size):
+            hands[seat, k] = dealt[start + k]
+        state.lengths[seat] = size
+    state.batch = batch + 1
+
+
+@inlined
+def start_round(rules: FlatRules, state: State) -> None:
+    """Start the round dealt in ``state`` (its ``dealer``, ``centre`` and ``dealt``):
+    ``Match._start``, with every round count at zero and the match's left as they are."""
+    cfg = rules.options
+    table = rules.table
+    per_side = state.per_side
+    for row in range(TOTALS):
+        for side in range(cfg[SIDES]):
+            per_side[row, side] = 0
+    memory = state.memory == 1
+    if memory:
+        state.public[:] = 0
+        state.public_rank[:] = 0
+        state.public_face[:] = 0
+    hidden = cfg[FACE_DOWN]
+    pile_points = 0
+    plain = 0
+    hidden_points = 0
+    for i in range(cfg[CENTRE_SIZE]):
+        card = np.int64(state.centre[i])
+        state.pile[i] = card
+        pile_points += table[card]
+        if RANK_OF[card] != JACK:
+            plain += 1
+        if i < hidden:
+            hidden_points += table[card]
+        elif memory:
+            state.public[card] = 1
+            state.public_rank[RANK_OF[card]] += 1
+            state.public_face[card % FACES] += 1
+    deal_batch(rules, state, 0)
+    state.turn = state.dealer + 1 if state.dealer + 1 < cfg[PLAYERS] else 0
+    state.index = 0
+    state.pile_len = cfg[CENTRE_SIZE]
+    state.pile_points = pile_points
+    state.pile_plain = plain
+    state.hidden = hidden
+    state.hidden_points = hidden_points
+    state.first_capturer = -1
+    state.last_capturer = -1
+    state.chain = 0
+    state.public_count = cfg[CENTRE_SIZE] - hidden
+    state.public_points = pile_points - hidden_points
+    state.swept = 0
+
+
+@inlined
+def play_card(rules: FlatRules, state: State, position: int) -> int:
+    """The seat to play plays the card at ``position`` of its hand (``Match.play`` and
+    ``_marks_of``); the next batch is dealt after the last card of a batch, and the round ends,
+    swept and scored, after its last play (:func:`end_round`). Returns the cards taken (0: the
+    card was laid on the centre)."""
+    cfg = rules.options
+    table = rules.table
+    players = cfg[PLAYERS]
+    total = cfg[BATCHES] * players * cfg[BATCH_SIZE]
+    seat = state.turn
+    hands = state.hands
+    length = state.lengths[seat]
+    card = hands[seat, position]
+    for k in range(position, length - 1):
+        hands[seat, k] = hands[seat, k + 1]
+    state.lengths[seat] = length - 1
+    rank = RANK_OF[card]
+    if state.memory == 1:
+        state.public[card] = 1
+        state.public_rank[rank] += 1
+        state.public_face[card % FACES] += 1
+        state.public_count += 1
+        state.public_points += table[card]
+    index = state.index + 1
+    state.index = index
+    pile = state.pile
+    pile_len = state.pile_len
+    taken = 0
+    top = pile[pile_len - 1] if pile_len else -1
+    if pile_len and (rank == RANK_OF[top] or (rank == JACK and cfg[JACKS_WILD] == 1)):
+        per_side = state.per_side
+        side = rules.side_of[seat]
+        bonus = 0
+        kseri = False
+        if pile_len == 1 or cfg[JACKS_TABLE] > 0 or cfg[TWO_CLUBS_BONUS] > 0:
+            if pile_len == 1 and rank == RANK_OF[top]:
+                value = cfg[KSERI]
+                if rank == JACK:
+                    value = cfg[JACK_KSERI]
+                elif cfg[DOUBLE_KSERI] >= 0 and state.chain == 2:
+                    value = cfg[DOUBLE_KSERI]
+                if value >= 0 and (cfg[LAST_OK] == 1 or index < total):
+                    bonus += value
+                    per_side[KSERI_POINTS, side] += value
+                    per_side[KSERIS, side] += 1
+                    kseri = True
+            if cfg[JACKS_TABLE] > 0 and state.pile_plain == 0:
+                bonus += cfg[JACKS_TABLE]
+            if cfg[TWO_CLUBS_BONUS] > 0 and rank == TWO and top % FACES == TWO_CLUBS:
+                bonus += cfg[TWO_CLUBS_BONUS]
+        pile_points = state.pile_points
+        per_side[POINTS, side] += pile_points + table[card] + bonus
+        per_side[OPEN_POINTS, side] += pile_points - state.hidden_points + table[card]
+        per_side[MARKS, side] += bonus
+        per_side[COUNTS, side] += pile_len + 1
+        if state.first_capturer < 0:
+            state.first_capturer = seat
+            state.hidden = 0
+            state.hidden_points = 0
+        state.last_capturer = seat
+        state.pile_len = 0
+        state.pile_points = 0
+        state.pile_plain = 0
+        state.chain = 1 if kseri else 0
+        taken = pile_len + 1
+    else:
+        pile[pile_len] = card
+        state.pile_len = pile_len + 1
+        state.pile_points += table[card]
+        if rank != JACK:
+            state.pile_plain += 1
+        state.chain = 2 if pile_len == 0 and state.chain == 1 else 0
+    if length > 1 or seat != state.dealer:  # the dealer plays a batch's last card
+        state.turn = seat + 1 if seat + 1 < players else 0
+    elif index < total:
+        deal_batch(rules, state, state.batch)
+        state.turn = seat + 1 if seat + 1 < players else 0
+    else:
+        end_round(rules, state)
+    return taken
+
+
+@inlined
+def end_round(rules: FlatRules, state: State) -> None:
+    """``Match._end_round``: the last capturer sweeps the centre (it stays in ``pile`` for the
+    record), with the last-capture bonus, then the majority bonus; nobody is to play."""
+    cfg = rules.options
+    sides = cfg[SIDES]
+    per_side = state.per_side
+    state.turn = -1
+    last = state.last_capturer
+    if last >= 0:
+        side = rules.side_of[last]
+        per_side[POINTS, side] += state.pile_points + cfg[LAST_BONUS]
+        per_side[COUNTS, side] += state.pile_len
+        state.swept = 1
+    most = 0
+    for side in range(sides):
+        most = max(most, per_side[COUNTS, side])
+    if cfg[MAJORITY] > 0 and most > 0:
+        leaders = 0
+        for side in range(sides):
+            if per_side[COUNTS, side] == most:
+                leaders += 1
+        if leaders == 1 or cfg[EVERY_TIED] == 1:
+            for side in range(sides):
+                if per_side[COUNTS, side] == most:
+                    per_side[POINTS, side] += cfg[MAJORITY]
+
+
+@compiled
+def settle(cfg: NDArray[np.int64], totals: NDArray[np.int64], target: int) -> tuple[int, int]:
+    """``Match._settle``: the winning side after a round (-1: play goes on) and the target."""
+    sides = totals.shape[0]
+    reached = 0
+    winner = -1
+    for side in range(sides):
+        if totals[side] >= target:
+            reached += 1
+            winner = side
+    if reached < 2:
+        return winner, target
+    if cfg[ESCALATION] > 0:
+        while reached > 1:
+            target += cfg[ESCALATION]
+            reached = 0
+            for side in range(sides):
+                if totals[side] >= target:
+                    reached += 1
+                    winner = side
+        return (winner if reached else -1), target
+    best = -(1 << 62)
+    for side in range(sides):
+        if totals[side] >= target:
+            best = max(best, totals[side])
+    leaders = 0
+    for side in range(sides):
+        if totals[side] == best:
+            leaders += 1
+            winner = side
+    return (winner if leaders == 1 else -1), target
+
+
+@compiled
+def score_round(rules: FlatRules, state: State) -> None:
+    """Add the round's points to the match totals and settle the match (``winner``, ``goal``)."""
+    sides = rules.options[SIDES]
+    per_side = state.per_side
+    for side in range(sides):
+        per_side[TOTALS, side] += per_side[POINTS, side]
+    winner, goal = settle(rules.options, per_side[TOTALS, :sides], state.goal)
+    state.winner = winner
+    state.goal = goal
 
 
 # -- the policies -----------------------------------------------------------------------------
 
 
 @compiled
-def greedy_choice(cfg: NDArray[np.int64], table: NDArray[np.int64], hands: NDArray[np.int64], seat: int,
-                  length: int, top: int, pile_len: int, visible_points: int, left: int) -> int:
-    """The position in ``hands[seat]`` of ``GreedyAgent``'s play: the most points now, then a
-    capture, then not a Jack, then the fewest points; the first such card on ties."""
+def greedy_choice(rules: FlatRules, state: State) -> int:
+    """The position in the hand of the seat to play of ``GreedyAgent``'s play: the most points
+    now, then a capture, then not a Jack, then the fewest points; the first such card on ties."""
+    cfg = rules.options
+    table = rules.table
+    seat = state.turn
+    pile_len = state.pile_len
+    top = state.pile[pile_len - 1] if pile_len else -1
     top_rank = RANK_OF[top] if pile_len else -1
+    visible_points = state.pile_points - state.hidden_points
+    left = cfg[BATCHES] * cfg[PLAYERS] * cfg[BATCH_SIZE] - state.index
     best = 0
     best_gain = -1
     best_captures = -1
     best_jack = -2
     best_points = -(1 << 30)
-    for position in range(length):
-        card = hands[seat, position]
+    for position in range(state.lengths[seat]):
+        card = state.hands[seat, position]
         rank = RANK_OF[card]
         is_jack = rank == JACK
         captures = pile_len > 0 and (rank == top_rank or (is_jack and cfg[JACKS_WILD] == 1))
@@ -233,12 +476,13 @@ def holds_any(holds: NDArray[np.float64], pool: int, hand: int, wanted: int) -> 
 
 
 @compiled
-def expert_value(cfg: NDArray[np.int64], table: NDArray[np.int64], holds: NDArray[np.float64],
-                 card_weight: float, card: int, top_rank: int, pile_len: int, pile_points: float,
+def expert_value(rules: FlatRules, card: int, top_rank: int, pile_len: int, pile_points: float,
                  unseen: NDArray[np.int64], pool: int, opp_hand: int, left: int, forced_rank: int) -> float:
     """``Tactics.value``: a capture's gain, or a laid card's expected loss, in points."""
+    cfg = rules.options
+    card_weight: float = rules.card_weight
     rank = RANK_OF[card]
-    points = int(table[card])
+    points = int(rules.table[card])
     is_jack = rank == JACK
     jack_kseri = max(cfg[JACK_KSERI], 0)
     last_ok = cfg[LAST_OK] == 1
@@ -254,12 +498,12 @@ def expert_value(cfg: NDArray[np.int64], table: NDArray[np.int64], holds: NDArra
     kseri = 0.0
     if pile_len == 0 and (left > 2 or last_ok):
         kseri = float(jack_kseri if is_jack else cfg[KSERI])
-    same = 1.0 if rank == forced_rank else holds_any(holds, pool, opp_hand, unseen[rank])
+    same = 1.0 if rank == forced_rank else holds_any(rules.holds, pool, opp_hand, unseen[rank])
     if is_jack or not jacks_wild:
         either = same
     else:
         jacks = unseen[JACK]
-        either = 1.0 if forced_rank == JACK else holds_any(holds, pool, opp_hand, unseen[rank] + jacks)
+        either = 1.0 if forced_rank == JACK else holds_any(rules.holds, pool, opp_hand, unseen[rank] + jacks)
         either = max(either, same)
     loss = same * (stake + kseri) + (either - same) * stake + SHED_COST * points
     if is_jack and left > 1:
@@ -267,543 +511,247 @@ def expert_value(cfg: NDArray[np.int64], table: NDArray[np.int64], holds: NDArra
     return -loss
 
 
-# -- a round ----------------------------------------------------------------------------------
-
-
-@njit(cache=True, nogil=True, inline="always")  # inlined in its callers: about 6% faster
-def play_round(cfg: NDArray[np.int64], table: NDArray[np.int64], side_of: NDArray[np.int64],
-               holds: NDArray[np.float64], card_weight: float, policies: NDArray[np.int64],
-               dealer: int, centre_dealt: NDArray[np.int8], dealt: NDArray[np.int8],
-               given: NDArray[np.int8], state: NDArray[np.uint64], plays: NDArray[np.int8],
-               owners: NDArray[np.int8], keep_owners: bool, result: NDArray[np.int64],
-               hands: NDArray[np.int64], lengths: NDArray[np.int64], pile: NDArray[np.int64],
-               public: NDArray[np.bool_], public_rank: NDArray[np.int64], unseen: NDArray[np.int64]) -> int:
-    """Play one round from its deal; return -1, or the play number of a given card that was
-    not in the hand of the seat to play.
-
-    ``result`` receives, per side: points, kseri points, kseris, cards captured (4 rows of
-    ``sides``), then the last capturer (-1: nobody). ``plays`` receives the cards in the
-    order played (seats take turns from the dealer's left); ``owners``, when kept, the side
-    that captured each card (-1: left in the centre). The other arrays are scratch space.
-    """
+@compiled
+def shown_card(rules: FlatRules, state: State) -> int:
+    """Pisti's shown card (the dealer's last), or -1."""
+    cfg = rules.options
+    if cfg[CENTRE_DEAL] != PISTI:
+        return -1
     players = cfg[PLAYERS]
-    sides = cfg[SIDES]
-    batches = cfg[BATCHES]
     size = cfg[BATCH_SIZE]
-    deck_size = cfg[DECK_SIZE]
-    per_batch = players * size
-    total = batches * per_batch
-    jacks_wild = cfg[JACKS_WILD] == 1
-    marks_always = cfg[JACKS_TABLE] > 0 or cfg[TWO_CLUBS_BONUS] > 0
-    memory = False
-    for seat in range(players):
-        if policies[seat] == EXPERT:
-            memory = True
-    for k in range(result.shape[0]):
-        result[k] = 0
-    # the centre: cards bottom to top, their points, how many are not Jacks, the face-down ones
-    pile_len = centre_dealt.shape[0]
-    pile_points = 0
-    pile_plain = 0
-    hidden = cfg[FACE_DOWN]
-    hidden_points = 0
-    for i in range(pile_len):
-        card = centre_dealt[i]
-        pile[i] = card
-        pile_points += table[card]
-        if RANK_OF[card] != JACK:
-            pile_plain += 1
-        if i < hidden:
-            hidden_points += table[card]
+    return int(state.dealt[((cfg[BATCHES] - 1) * players + state.dealer) * size + size - 1])
+
+
+@compiled
+def expert_choice(rules: FlatRules, state: State, knows_deal: bool) -> int:
+    """The position of ``ExpertAgent``'s play in the hand of the seat to play (``ranked``):
+    what every seat has seen, less its own hand, weighed by :func:`expert_value`. With
+    ``knows_deal`` the seat also counts the face-down cards it took and Pisti's shown card (a
+    player's memory); without, only what every seat has seen (``Tactics.choose_in``, the
+    master's rollouts, whose worlds know no face-down cards)."""
+    cfg = rules.options
+    table = rules.table
+    players = cfg[PLAYERS]
+    per_batch = players * cfg[BATCH_SIZE]
+    seat = state.turn
+    hands = state.hands
+    length = state.lengths[seat]
+    unseen = state.unseen
+    for rank in range(RANKS):
+        unseen[rank] = cfg[PER_RANK] - state.public_rank[rank]
+    pool = cfg[DECK_SIZE] - state.public_count - length
+    unseen_points = rules.all_points - state.public_points
+    for k in range(length):
+        unseen[RANK_OF[hands[seat, k]]] -= 1
+        unseen_points -= table[hands[seat, k]]
+    next_seat = seat + 1 if seat + 1 < players else 0
+    opp_hand = state.lengths[next_seat]
+    forced_rank = -1
+    if knows_deal:
+        if state.first_capturer == seat:  # it took the face-down cards, and saw them
+            for i in range(cfg[FACE_DOWN]):
+                unseen[RANK_OF[state.centre[i]]] -= 1
+                unseen_points -= table[state.centre[i]]
+            pool -= cfg[FACE_DOWN]
+        shown = shown_card(rules, state)
+        if shown >= 0 and state.public[shown] == 0:
+            held = False
+            for k in range(length):
+                if hands[seat, k] == shown:
+                    held = True
+            if not held:
+                unseen[RANK_OF[shown]] -= 1
+                unseen_points -= table[shown]
+                pool -= 1
+                if state.index >= (cfg[BATCHES] - 1) * per_batch and next_seat == state.dealer:
+                    forced_rank = RANK_OF[shown]
+                    opp_hand -= 1
+    mean_hidden = unseen_points / pool if pool else 0.0
+    known_points = (state.pile_points - state.hidden_points) + state.hidden * mean_hidden
+    pile_len = state.pile_len
+    top_rank = RANK_OF[state.pile[pile_len - 1]] if pile_len else -1
+    left = cfg[BATCHES] * per_batch - state.index
+    position = 0
+    best = -1e9
+    for k in range(length):
+        worth = expert_value(rules, hands[seat, k], top_rank, pile_len, known_points, unseen, pool, opp_hand,
+                             left, forced_rank)
+        if worth > best:
+            position, best = k, worth
+    return position
+
+
+# -- whole rounds and matches -------------------------------------------------------------------
+
+
+@compiled
+def play_round(rules: FlatRules, policies: NDArray[np.int64], state: State, given: NDArray[np.int8],
+               plays: NDArray[np.int8], owners: NDArray[np.int8], keep_owners: bool) -> int:
+    """Play the round dealt in ``state`` to its end; return -1, or the play number of a given
+    card that was not in the hand of the seat to play.
+
+    ``plays`` receives the cards in the order played (seats take turns from the dealer's
+    left); ``owners``, when kept, the side that captured each card (-1: left in the centre).
+    The round's result stays in ``state`` (``per_side``, ``last_capturer``).
+    """
+    deck_size = rules.options[DECK_SIZE]
+    total = rules.options[BATCHES] * rules.options[PLAYERS] * rules.options[BATCH_SIZE]
+    start_round(rules, state)
     if keep_owners:
         for card in range(deck_size):
             owners[card] = -1
-    if memory:
-        for card in range(deck_size):
-            public[card] = False
-        for rank in range(RANKS):
-            public_rank[rank] = 0
-        for i in range(hidden, pile_len):
-            public[centre_dealt[i]] = True
-            public_rank[RANK_OF[centre_dealt[i]]] += 1
-    public_count = pile_len - hidden
-    public_points = pile_points - hidden_points
-    all_points = 0
-    if memory:
-        for card in range(deck_size):
-            all_points += table[card]
-    shown = int(dealt[batches - 1, dealer, size - 1]) if cfg[CENTRE_DEAL] == PISTI else -1
-    last_capturer = -1
-    first_capturer = -1
-    kseri_before = False  # whether the play before the previous one scored a kseri
-    kseri_last = False  # whether the previous play did
-    seat = int(dealer)
-    rng = state[0]
     for index in range(total):
-        if index % per_batch == 0:
-            batch = index // per_batch
-            for s in range(players):
-                for k in range(size):
-                    hands[s, k] = dealt[batch, s, k]
-                lengths[s] = size
-        seat = seat + 1 if seat + 1 < players else 0
-        length = lengths[seat]
+        seat = state.turn
         policy = policies[seat]
-        top = pile[pile_len - 1] if pile_len else -1
-        top_rank = RANK_OF[top] if pile_len else -1
-        left = total - index
-        if policy == RANDOM:
-            rng, position = draw(rng, length)
+        if policy == RANDOM:  # its hand's order does not matter: the last card takes the gap
+            length = state.lengths[seat]
+            rng, position = draw(state.rng[0], length)
+            state.rng[0] = rng
+            card = state.hands[seat, position]
+            state.hands[seat, position] = state.hands[seat, length - 1]
+            state.hands[seat, length - 1] = card
+            position = length - 1
         elif policy == GREEDY:
-            visible = pile_points - hidden_points
-            position = greedy_choice(cfg, table, hands, seat, length, top, pile_len, visible, left)
+            position = greedy_choice(rules, state)
         elif policy == EXPERT:
-            # ExpertAgent.ranked: what this seat knows, the unseen cards by rank, the odds
-            for rank in range(RANKS):
-                unseen[rank] = cfg[PER_RANK] - public_rank[rank]
-            pool = deck_size - public_count - length
-            unseen_points = all_points - public_points
-            for k in range(length):
-                unseen[RANK_OF[hands[seat, k]]] -= 1
-                unseen_points -= table[hands[seat, k]]
-            if first_capturer == seat:  # it took the face-down cards, and saw them
-                for i in range(cfg[FACE_DOWN]):
-                    unseen[RANK_OF[centre_dealt[i]]] -= 1
-                    unseen_points -= table[centre_dealt[i]]
-                pool -= cfg[FACE_DOWN]
-            next_seat = seat + 1 if seat + 1 < players else 0
-            opp_hand = lengths[next_seat]
-            forced_rank = -1
-            if shown >= 0 and not public[shown]:
-                held = False
-                for k in range(length):
-                    if hands[seat, k] == shown:
-                        held = True
-                if not held:
-                    unseen[RANK_OF[shown]] -= 1
-                    unseen_points -= table[shown]
-                    pool -= 1
-                    if index >= (batches - 1) * per_batch and next_seat == dealer:
-                        forced_rank = RANK_OF[shown]
-                        opp_hand -= 1
-            mean_hidden = unseen_points / pool if pool else 0.0
-            known_points = (pile_points - hidden_points) + hidden * mean_hidden
-            position = 0
-            best = -1e9
-            for k in range(length):
-                worth = expert_value(cfg, table, holds, card_weight, hands[seat, k], top_rank, pile_len,
-                                     known_points, unseen, pool, opp_hand, left, forced_rank)
-                if worth > best:
-                    position, best = k, worth
+            position = expert_choice(rules, state, True)
         else:
             wanted = given[index]
             position = -1
-            for k in range(length):
-                if hands[seat, k] == wanted:
+            for k in range(state.lengths[seat]):
+                if state.hands[seat, k] == wanted:
                     position = k
                     break
             if position < 0:
-                state[0] = rng
                 return index
-        card = hands[seat, position]
-        if policy == RANDOM:  # its hand's order does not matter
-            hands[seat, position] = hands[seat, length - 1]
-        else:
-            for k in range(position, length - 1):
-                hands[seat, k] = hands[seat, k + 1]
-        lengths[seat] = length - 1
+        card = state.hands[seat, position]
         plays[index] = card
-        rank = RANK_OF[card]
-        if memory:
-            public[card] = True
-            public_rank[rank] += 1
-        public_count += 1
-        public_points += table[card]
-        kseri_now = False
-        if pile_len and (rank == top_rank or (rank == JACK and jacks_wild)):
-            side = side_of[seat]
-            bonus = 0
-            if pile_len == 1 or marks_always:
-                if pile_len == 1 and rank == top_rank:
-                    value = cfg[KSERI]
-                    if rank == JACK:
-                        value = cfg[JACK_KSERI]
-                    elif cfg[DOUBLE_KSERI] >= 0 and kseri_before:
-                        value = cfg[DOUBLE_KSERI]
-                    if value >= 0 and (cfg[LAST_OK] == 1 or index + 1 < total):
-                        bonus += value
-                        result[sides + side] += value
-                        result[2 * sides + side] += 1
-                        kseri_now = True
-                if cfg[JACKS_TABLE] > 0 and pile_plain == 0:
-                    bonus += cfg[JACKS_TABLE]
-                if cfg[TWO_CLUBS_BONUS] > 0 and rank == 0 and top % 52 == TWO_CLUBS:
-                    bonus += cfg[TWO_CLUBS_BONUS]
-            result[side] += pile_points + table[card] + bonus
-            result[3 * sides + side] += pile_len + 1
-            if keep_owners:
-                owners[card] = side
-                for k in range(pile_len):
-                    owners[pile[k]] = side
-            if first_capturer < 0:
-                first_capturer = seat
-                hidden = 0
-                hidden_points = 0
-            last_capturer = seat
-            pile_len = 0
-            pile_points = 0
-            pile_plain = 0
-        else:
-            pile[pile_len] = card
-            pile_len += 1
-            pile_points += table[card]
-            if rank != JACK:
-                pile_plain += 1
-        kseri_before = kseri_last
-        kseri_last = kseri_now
-    # the sweep, the majority and the last capture
-    if last_capturer >= 0:
-        side = side_of[last_capturer]
-        result[side] += pile_points + cfg[LAST_BONUS]
-        result[3 * sides + side] += pile_len
-        if keep_owners:
-            for k in range(pile_len):
-                owners[pile[k]] = side
-    most = 0
-    for side in range(sides):
-        most = max(most, result[3 * sides + side])
-    if cfg[MAJORITY] > 0 and most > 0:
-        leaders = 0
-        for side in range(sides):
-            if result[3 * sides + side] == most:
-                leaders += 1
-        if leaders == 1 or cfg[EVERY_TIED] == 1:
-            for side in range(sides):
-                if result[3 * sides + side] == most:
-                    result[side] += cfg[MAJORITY]
-    result[4 * sides] = last_capturer
-    state[0] = rng
+        taken = play_card(rules, state, position)
+        if keep_owners and taken:
+            side = rules.side_of[seat]
+            owners[card] = side
+            for k in range(taken - 1):
+                owners[state.pile[k]] = side
+    if keep_owners and state.swept:
+        side = rules.side_of[state.last_capturer]
+        for k in range(state.pile_len):
+            owners[state.pile[k]] = side
     return -1
 
 
 @compiled
-def settle(cfg: NDArray[np.int64], totals: NDArray[np.int64], target: int) -> tuple[int, int]:
-    """``Match._settle``: the winning side after a round (-1: play goes on) and the target."""
-    sides = totals.shape[0]
-    reached = 0
-    winner = -1
-    for side in range(sides):
-        if totals[side] >= target:
-            reached += 1
-            winner = side
-    if reached < 2:
-        return winner, target
-    if cfg[ESCALATION] > 0:
-        while reached > 1:
-            target += cfg[ESCALATION]
-            reached = 0
-            for side in range(sides):
-                if totals[side] >= target:
-                    reached += 1
-                    winner = side
-        return (winner if reached else -1), target
-    best = -(1 << 62)
-    for side in range(sides):
-        if totals[side] >= target:
-            best = max(best, totals[side])
-    leaders = 0
-    for side in range(sides):
-        if totals[side] == best:
-            leaders += 1
-            winner = side
-    return (winner if leaders == 1 else -1), target
-
-
-@compiled
-def play_rounds(cfg: NDArray[np.int64], table: NDArray[np.int64], side_of: NDArray[np.int64],
-                holds: NDArray[np.float64], card_weight: float, policies: NDArray[np.int64],
-                shuffle: bool, seed: np.uint64, dealers: NDArray[np.int8], centres: NDArray[np.int8],
-                dealt: NDArray[np.int8], given: NDArray[np.int8], plays: NDArray[np.int8],
-                owners: NDArray[np.int8], results: NDArray[np.int64]) -> int:
-    """Play ``results.shape[0]`` rounds; return -1, or ``round * plays_per_round + play`` of
-    the first given card that was not in the hand of the seat to play.
+def play_rounds(rules: FlatRules, policies: NDArray[np.int64], shuffle: bool, seed: np.uint64,
+                dealers: NDArray[np.int8], centres: NDArray[np.int8], dealt: NDArray[np.int8],
+                given: NDArray[np.int8], plays: NDArray[np.int8], owners: NDArray[np.int8],
+                results: NDArray[np.int64], states: NDArray[Any]) -> int:
+    """Play ``results.shape[0]`` rounds in ``states[0]``; return -1, or ``round *
+    plays_per_round + play`` of the first given card that was not in the hand of the seat to
+    play.
 
     With ``shuffle`` each round is dealt here, the dealer rotating from seat 0, from stream
     ``round`` of ``seed``, into ``dealers``, ``centres`` and ``dealt`` (of one row when the
     deals are not kept); otherwise the deals are read from them. ``plays``, ``owners`` and
-    ``given`` have one row per round, or one row reused when not kept (or not given).
+    ``given`` have one row per round, or one row reused when not kept (or not given). Each row
+    of ``results`` receives, per side: points, kseri points, kseris, cards captured (4 rows of
+    ``sides``), then the last capturer (-1: nobody).
     """
+    cfg = rules.options
     count = results.shape[0]
     players = cfg[PLAYERS]
+    sides = cfg[SIDES]
     deck_size = cfg[DECK_SIZE]
     total = cfg[BATCHES] * players * cfg[BATCH_SIZE]
     keep_owners = owners.shape[0] == count and owners.shape[1] == deck_size and count > 0
-    hands = np.zeros((players, cfg[BATCH_SIZE]), np.int64)
-    lengths = np.zeros(players, np.int64)
-    pile = np.zeros(deck_size, np.int64)
     deck = np.zeros(deck_size, np.int64)
-    public = np.zeros(deck_size, np.bool_)
-    public_rank = np.zeros(RANKS, np.int64)
-    unseen = np.zeros(RANKS, np.int64)
-    state = np.zeros(1, np.uint64)
+    state = states[0]
     deal_rows = dealers.shape[0]
     play_rows = plays.shape[0]
     given_rows = given.shape[0]
     owner_rows = owners.shape[0]
+    state.memory = 0
+    for seat in range(players):
+        if policies[seat] == EXPERT:
+            state.memory = 1
+    keep_deals = deal_rows == count and count > 0
     for index in range(count):
-        state[0] = stream(seed, index)
+        state.rng[0] = stream(seed, index)
         row = index if deal_rows == count else 0
+        flat_deal = dealt[row].reshape(total)
         if shuffle:
-            dealers[row] = index % players
-            deal(cfg, index % players, state, deck, centres[row], dealt[row])
-        error = play_round(
-            cfg, table, side_of, holds, card_weight, policies, int(dealers[row]), centres[row], dealt[row],
-            given[index if given_rows == count else 0], state, plays[index if play_rows == count else 0],
-            owners[index if owner_rows == count else 0], keep_owners, results[index], hands, lengths, pile,
-            public, public_rank, unseen,
-        )
+            state.dealer = index % players
+            deal(cfg, index % players, state.rng, deck, state.centre, state.dealt)
+            if keep_deals:
+                dealers[row] = index % players
+                centres[row] = state.centre[:cfg[CENTRE_SIZE]]
+                flat_deal[:] = state.dealt[:total]
+        else:
+            state.dealer = dealers[row]
+            state.centre[:cfg[CENTRE_SIZE]] = centres[row]
+            state.dealt[:total] = flat_deal
+        error = play_round(rules, policies, state, given[index if given_rows == count else 0],
+                           plays[index if play_rows == count else 0],
+                           owners[index if owner_rows == count else 0], keep_owners)
         if error >= 0:
             return int(index * total + error)
+        result = results[index]
+        per_side = state.per_side
+        for side in range(sides):
+            result[side] = per_side[POINTS, side]
+            result[sides + side] = per_side[KSERI_POINTS, side]
+            result[2 * sides + side] = per_side[KSERIS, side]
+            result[3 * sides + side] = per_side[COUNTS, side]
+        result[4 * sides] = state.last_capturer
     return -1
 
 
 @compiled
-def play_matches(cfg: NDArray[np.int64], table: NDArray[np.int64], side_of: NDArray[np.int64],
-                 holds: NDArray[np.float64], card_weight: float, policies: NDArray[np.int64],
-                 seed: np.uint64, results: NDArray[np.int64]) -> int:
-    """Play ``results.shape[0]`` matches to their winners, each from its stream of ``seed``:
-    a random first dealer, rounds dealt here, the dealer moving one seat on each round.
+def play_matches(rules: FlatRules, policies: NDArray[np.int64], seed: np.uint64, results: NDArray[np.int64],
+                 states: NDArray[Any]) -> int:
+    """Play ``results.shape[0]`` matches to their winners in ``states[0]``, each from its
+    stream of ``seed``: a random first dealer, rounds dealt here, the dealer moving one seat on
+    each round.
 
     Each row of ``results`` receives: the winner, the rounds played, the final target, the
     kseris, then each side's total. Returns -1, or the first match that found no winner in
     :data:`MAX_ROUNDS` rounds.
     """
+    cfg = rules.options
     players = cfg[PLAYERS]
     sides = cfg[SIDES]
-    deck_size = cfg[DECK_SIZE]
-    batches = cfg[BATCHES]
-    size = cfg[BATCH_SIZE]
-    hands = np.zeros((players, size), np.int64)
-    lengths = np.zeros(players, np.int64)
-    pile = np.zeros(deck_size, np.int64)
-    deck = np.zeros(deck_size, np.int64)
-    public = np.zeros(deck_size, np.bool_)
-    public_rank = np.zeros(RANKS, np.int64)
-    unseen = np.zeros(RANKS, np.int64)
-    state = np.zeros(1, np.uint64)
-    centre = np.zeros(cfg[CENTRE_SIZE], np.int8)
-    dealt = np.zeros((batches, players, size), np.int8)
+    total = cfg[BATCHES] * players * cfg[BATCH_SIZE]
+    deck = np.zeros(cfg[DECK_SIZE], np.int64)
     given = np.zeros(1, np.int8)
-    plays = np.zeros(batches * players * size, np.int8)
+    plays = np.zeros(total, np.int8)
     owners = np.zeros(1, np.int8)
-    result = np.zeros(4 * sides + 1, np.int64)
-    totals = np.zeros(sides, np.int64)
+    state = states[0]
+    per_side = state.per_side
+    state.memory = 0
+    for seat in range(players):
+        if policies[seat] == EXPERT:
+            state.memory = 1
     for match in range(results.shape[0]):
-        state[0], dealer = draw(stream(seed, match), players)
-        target = cfg[TARGET]
-        totals[:] = 0
+        state.rng[0], dealer = draw(stream(seed, match), players)
+        state.goal = cfg[TARGET]
+        state.winner = -1
+        per_side[TOTALS, :] = 0
         kseris = 0
-        winner = -1
         rounds = 0
-        while winner < 0:
+        while state.winner < 0:
             if rounds == MAX_ROUNDS:
                 return match
-            deal(cfg, dealer, state, deck, centre, dealt)
-            play_round(cfg, table, side_of, holds, card_weight, policies, dealer, centre, dealt, given, state,
-                       plays, owners, False, result, hands, lengths, pile, public, public_rank, unseen)
+            state.dealer = dealer
+            deal(cfg, dealer, state.rng, deck, state.centre, state.dealt)
+            play_round(rules, policies, state, given, plays, owners, False)
+            score_round(rules, state)
             rounds += 1
             for side in range(sides):
-                totals[side] += result[side]
-                kseris += result[2 * sides + side]
-            winner, target = settle(cfg, totals, target)
+                kseris += per_side[KSERIS, side]
             dealer = dealer + 1 if dealer + 1 < players else 0
         row = results[match]
-        row[0] = winner
+        row[0] = state.winner
         row[1] = rounds
-        row[2] = target
+        row[2] = state.goal
         row[3] = kseris
         for side in range(sides):
-            row[4 + side] = totals[side]
+            row[4 + side] = per_side[TOTALS, side]
     return -1
-
-
-# -- the master's rollouts ------------------------------------------------------------------------
-
-
-@compiled
-def sim_choice(cfg: NDArray[np.int64], table: NDArray[np.int64], holds: NDArray[np.float64],
-               card_weight: float, hands: NDArray[np.int64], lengths: NDArray[np.int64], seat: int,
-               top_rank: int, pile_len: int, pile_points: int, seen: NDArray[np.int64], seen_total: int,
-               left: int, unseen: NDArray[np.int64]) -> int:
-    """``Tactics.choose_in``: the position of the expert's play from public memory (``seen``)."""
-    length = lengths[seat]
-    if length == 1:
-        return 0
-    for rank in range(RANKS):
-        unseen[rank] = cfg[PER_RANK] - seen[rank]
-    for k in range(length):
-        unseen[RANK_OF[hands[seat, k]]] -= 1
-    pool = cfg[DECK_SIZE] - seen_total - length
-    next_seat = seat + 1 if seat + 1 < cfg[PLAYERS] else 0
-    opp_hand = lengths[next_seat]
-    best = 0
-    best_value = -1e9
-    for k in range(length):
-        worth = expert_value(cfg, table, holds, card_weight, hands[seat, k], top_rank, pile_len,
-                             float(pile_points), unseen, pool, opp_hand, left, -1)
-        if worth > best_value:
-            best, best_value = k, worth
-    return best
-
-
-@compiled
-def rollouts(cfg: NDArray[np.int64], table: NDArray[np.int64], side_of: NDArray[np.int64],
-             holds: NDArray[np.float64], card_weight: float, hands0: NDArray[np.int8],
-             lengths0: NDArray[np.int64], future: NDArray[np.int8], centre0: NDArray[np.int8],
-             centre_len0: NDArray[np.int64], numbers0: NDArray[np.int64], points0: NDArray[np.int64],
-             counts0: NDArray[np.int64], seen0: NDArray[np.int64], candidates: NDArray[np.int64],
-             finals: NDArray[np.float64], over: NDArray[np.bool_], to_end: bool) -> None:
-    """The master's rollouts (``RoundSim`` and ``master._rollout``), for every world and
-    candidate: play the candidate, then the expert's policy at every seat to the horizon (the
-    round's end when ``to_end``).
-
-    World ``w`` is ``hands0[w]`` (``lengths0`` cards a seat), its future batches
-    ``future[w]``, its centre ``centre0[w, :centre_len0[w]]``, and ``numbers0[w]``: the
-    centre's points, the seat to play, cards left, the last capturer, the kseri chain, the
-    cards seen; ``points0``, ``counts0`` and ``seen0`` per side and per rank. ``finals[w, c]``
-    receives each side's points at the horizon, ``over[w]`` whether that is the round's end.
-    """
-    players = cfg[PLAYERS]
-    sides = cfg[SIDES]
-    per_batch = players * cfg[BATCH_SIZE]
-    jacks_wild = cfg[JACKS_WILD] == 1
-    size = hands0.shape[2]
-    hands = np.zeros((players, max(size, cfg[BATCH_SIZE])), np.int64)
-    lengths = np.zeros(players, np.int64)
-    pile = np.zeros(cfg[DECK_SIZE], np.int64)
-    points = np.zeros(sides, np.int64)
-    counts = np.zeros(sides, np.int64)
-    seen = np.zeros(RANKS, np.int64)
-    unseen = np.zeros(RANKS, np.int64)
-    for world in range(hands0.shape[0]):
-        for choice in range(candidates.shape[0]):
-            for seat in range(players):
-                lengths[seat] = lengths0[world, seat]
-                for k in range(lengths[seat]):
-                    hands[seat, k] = hands0[world, seat, k]
-            pile_len = centre_len0[world]
-            for k in range(pile_len):
-                pile[k] = centre0[world, k]
-            pile_points = numbers0[world, 0]
-            seat = numbers0[world, 1]
-            left = numbers0[world, 2]
-            last_capturer = numbers0[world, 3]
-            chain = numbers0[world, 4]
-            seen_total = numbers0[world, 5]
-            batch = 0
-            for side in range(sides):
-                points[side] = points0[world, side]
-                counts[side] = counts0[world, side]
-            for rank in range(RANKS):
-                seen[rank] = seen0[world, rank]
-            card = candidates[choice]
-            position = 0
-            for k in range(lengths[seat]):
-                if hands[seat, k] == card:
-                    position = k
-                    break
-            first = True
-            horizon = -1
-            while first or left > horizon:
-                if not first:
-                    top_rank = RANK_OF[pile[pile_len - 1]] if pile_len else -1
-                    position = sim_choice(cfg, table, holds, card_weight, hands, lengths, seat, top_rank,
-                                          pile_len, pile_points, seen, seen_total, left, unseen)
-                card = hands[seat, position]
-                for k in range(position, lengths[seat] - 1):
-                    hands[seat, k] = hands[seat, k + 1]
-                lengths[seat] -= 1
-                # RoundSim.apply
-                rank = RANK_OF[card]
-                seen[rank] += 1
-                seen_total += 1
-                left -= 1
-                player = seat
-                seat = seat + 1 if seat + 1 < players else 0
-                if pile_len == 0:
-                    pile[0] = card
-                    pile_len = 1
-                    pile_points += table[card]
-                    chain = 2 if chain == 1 else 0
-                elif rank != RANK_OF[pile[pile_len - 1]] and not (rank == JACK and jacks_wild):
-                    pile[pile_len] = card
-                    pile_len += 1
-                    pile_points += table[card]
-                    chain = 0
-                else:
-                    top = pile[pile_len - 1]
-                    bonus = 0
-                    kseri = False
-                    if pile_len == 1 and rank == RANK_OF[top]:
-                        value = cfg[KSERI]
-                        if rank == JACK:
-                            value = cfg[JACK_KSERI]
-                        elif chain == 2 and cfg[DOUBLE_KSERI] >= 0:
-                            value = cfg[DOUBLE_KSERI]
-                        if value >= 0 and (left > 0 or cfg[LAST_OK] == 1):
-                            bonus = value
-                            kseri = True
-                    if cfg[JACKS_TABLE] > 0:
-                        plain = 0
-                        for k in range(pile_len):
-                            if RANK_OF[pile[k]] != JACK:
-                                plain += 1
-                        if plain == 0:
-                            bonus += cfg[JACKS_TABLE]
-                    if cfg[TWO_CLUBS_BONUS] > 0 and rank == 0 and top % 52 == TWO_CLUBS:
-                        bonus += cfg[TWO_CLUBS_BONUS]
-                    side = side_of[player]
-                    points[side] += pile_points + table[card] + bonus
-                    counts[side] += pile_len + 1
-                    pile_len = 0
-                    pile_points = 0
-                    last_capturer = player
-                    chain = 1 if kseri else 0
-                # RoundSim.play: the next batch
-                if left % per_batch == 0 and left > 0 and batch < future.shape[1]:
-                    for s in range(players):
-                        lengths[s] = cfg[BATCH_SIZE]
-                        for k in range(cfg[BATCH_SIZE]):
-                            hands[s, k] = future[world, batch, s, k]
-                    batch += 1
-                if first:
-                    first = False
-                    horizon = left - left % per_batch
-                    if left - horizon <= players:
-                        horizon = max(0, horizon - per_batch)
-                    if to_end:
-                        horizon = 0
-            if left == 0:
-                if last_capturer >= 0:
-                    side = side_of[last_capturer]
-                    points[side] += pile_points + cfg[LAST_BONUS]
-                    counts[side] += pile_len
-                most = 0
-                for side in range(sides):
-                    most = max(most, counts[side])
-                if cfg[MAJORITY] > 0 and most > 0:
-                    leaders = 0
-                    for side in range(sides):
-                        if counts[side] == most:
-                            leaders += 1
-                    if leaders == 1 or cfg[EVERY_TIED] == 1:
-                        for side in range(sides):
-                            if counts[side] == most:
-                                points[side] += cfg[MAJORITY]
-                for side in range(sides):
-                    finals[world, choice, side] = float(points[side])
-                over[world] = True
-            else:
-                for side in range(sides):
-                    finals[world, choice, side] = points[side] + card_weight * counts[side]
-                over[world] = False

@@ -22,8 +22,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from kseri.fast import kernels
-from kseri.fast.flat import flatten
-from kseri.fast.kernels import RANK_OF, RANKS, compiled
+from kseri.fast.flat import DECK_SIZE, PER_RANK, RANKS, flatten
+from kseri.fast.kernels import RANK_OF, FlatRules, compiled
 from kseri.rules import Rules
 
 TEMPERATURE: Final = 1.0
@@ -55,8 +55,7 @@ def shuffled_pools(pool: NDArray[np.int8], count: int, seed: int) -> NDArray[np.
 
 
 @compiled
-def _log_likelihoods(cfg: NDArray[np.int64], table: NDArray[np.int64], holds: NDArray[np.float64],
-                     card_weight: float, hands: NDArray[np.int8], lengths: NDArray[np.int64],
+def _log_likelihoods(rules: FlatRules, hands: NDArray[np.int8], lengths: NDArray[np.int64],
                      clues: NDArray[np.int64], clue_seen: NDArray[np.int64], later: NDArray[np.int8],
                      later_len: NDArray[np.int64], temperature: float, out: NDArray[np.float64]) -> None:
     hand = np.zeros(hands.shape[2] + later.shape[1], np.int64)
@@ -77,14 +76,14 @@ def _log_likelihoods(cfg: NDArray[np.int64], table: NDArray[np.int64], holds: ND
             if size < 2:
                 continue
             for rank in range(RANKS):
-                unseen[rank] = cfg[kernels.PER_RANK] - clue_seen[k, rank]
+                unseen[rank] = rules.options[PER_RANK] - clue_seen[k, rank]
             for j in range(size):
                 unseen[RANK_OF[hand[j]]] -= 1
-            pool = cfg[kernels.DECK_SIZE] - clues[k, 6] - size
+            pool = rules.options[DECK_SIZE] - clues[k, 6] - size
             best = -1e300
             chosen = 0.0
             for j in range(size):
-                value = kernels.expert_value(cfg, table, holds, card_weight, hand[j], clues[k, 2],
+                value = kernels.expert_value(rules, hand[j], clues[k, 2],
                                              clues[k, 3], float(clues[k, 4]), unseen, pool, clues[k, 7],
                                              clues[k, 5], -1)
                 values[j] = value / temperature
@@ -112,8 +111,7 @@ def log_likelihoods(rules: Rules, hands: NDArray[np.int8], lengths: NDArray[np.i
     compiled_rules = flatten(rules)
     out = np.zeros(hands.shape[0], np.float64)
     if clues.shape[0]:
-        _log_likelihoods(compiled_rules.options, compiled_rules.table, compiled_rules.holds,
-                         compiled_rules.card_weight, hands, lengths, clues, clue_seen, later, later_len,
+        _log_likelihoods(compiled_rules.packed, hands, lengths, clues, clue_seen, later, later_len,
                          temperature, out)
     return out
 
