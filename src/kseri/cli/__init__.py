@@ -4,6 +4,7 @@ commands, each registering its commands on the app as it is imported."""
 from __future__ import annotations
 
 from kseri.cli import (  # noqa: F401
+    admin_cmd,
     analyse_cmd,
     backup_cmd,
     bench_cmd,
