@@ -92,7 +92,7 @@ class Thresholds:
     """A match of at most this many plays is short (a Greek match to 101 lasts about 200)."""
     sandbag_window: int = 10
     """Consecutive games over which a player's early losses are counted."""
-    sandbag_rate: float = 0.5
+    sandbag_rate: float = 0.6
     """The share of a window's games lost early from which sandbagging is looked for..."""
     sandbag_ratio: float = 3.0
     """... when it is this many times the player's usual rate (their other games)..."""
@@ -114,6 +114,10 @@ class Thresholds:
 
 
 DEFAULT = Thresholds()
+PRIOR_GAMES = 10
+"""Games of prior weight in a player's usual rate of early losses (``sandbagging``)..."""
+PRIOR_EARLY = 0.1
+"""... at this rate."""
 
 
 def boosting(games: Iterable[RatedGame], limits: Thresholds = DEFAULT) -> list[Signal]:
@@ -148,7 +152,7 @@ def boosting(games: Iterable[RatedGame], limits: Thresholds = DEFAULT) -> list[S
 
 def sandbagging(games: Iterable[RatedGame], limits: Thresholds = DEFAULT) -> list[Signal]:
     """Players who, over some :attr:`Thresholds.sandbag_window` consecutive games, lost early
-    far more often than they usually do while their rating fell: losing on purpose (the worst
+    far more often than they did before while their rating fell: losing on purpose (the worst
     such stretch is shown)."""
     by_user: dict[str, list[RatedGame]] = {}
     for game in sorted(games, key=lambda g: g.at):
@@ -160,13 +164,13 @@ def sandbagging(games: Iterable[RatedGame], limits: Thresholds = DEFAULT) -> lis
         if len(played) < window:
             continue
         early = [game.lost_early(game.seat_of(user), limits.fast_plays) for game in played]
-        total = sum(early)
         worst: tuple[int, float, float, int] | None = None  # early losses, drop, usual rate, start
         for start in range(len(played) - window + 1):
             inside = sum(early[start:start + window])
             rate = inside / window
-            others = len(played) - window
-            usual = (total - inside + 1) / (others + 2)  # one early loss in two games more: a prior
+            # the usual rate: the games before the window, as if ten more had gone by with one
+            # early loss (a prior: a new account has no usual rate to fall from)
+            usual = (sum(early[:start]) + PRIOR_EARLY * PRIOR_GAMES) / (start + PRIOR_GAMES)
             first, last = played[start], played[start + window - 1]
             drop = first.ratings_before[first.seat_of(user)] - last.ratings_after[last.seat_of(user)]
             unusual = rate >= limits.sandbag_rate and rate >= limits.sandbag_ratio * usual
