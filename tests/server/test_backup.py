@@ -172,3 +172,12 @@ def test_a_file_that_is_no_backup_is_refused(tmp_path: Path, sqlite_url: str) ->
     refused = kseri("restore", str(bogus), "--db", sqlite_url)
     assert refused.returncode == 1
     assert "is not a kseri backup (neither an SQLite file nor a pg_dump archive)" in refused.stderr
+
+
+def test_a_pg_dump_older_than_the_server_is_refused_naming_the_package() -> None:
+    from kseri.server.backup import BackupError, postgres_program
+
+    with pytest.raises(BackupError) as refused:
+        postgres_program("pg_dump", 99)
+    assert str(refused.value).startswith("no pg_dump of PostgreSQL 99 or later")
+    assert str(refused.value).endswith("install the postgresql-client-99 package")

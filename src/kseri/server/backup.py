@@ -114,7 +114,9 @@ def postgres_program(name: str, server_major: int) -> str:
     version's own (``/usr/lib/postgresql/N/bin``), else the newest found not older than the
     server (an older one refuses the server's dumps)."""
     candidates = [str(Path(POSTGRES_BINARIES.replace("*", str(server_major))) / name)]
-    candidates += sorted((str(p / name) for p in Path("/").glob(POSTGRES_BINARIES.lstrip("/"))), reverse=True)
+    installed = [folder for folder in Path("/").glob(POSTGRES_BINARIES.lstrip("/"))
+                 if folder.parent.name.isdigit()]
+    candidates += [str(folder / name) for folder in sorted(installed, key=lambda f: -int(f.parent.name))]
     candidates += [found for found in [shutil.which(name)] if found]
     seen = []
     for program in dict.fromkeys(candidates):
