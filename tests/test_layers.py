@@ -118,8 +118,8 @@ def test_no_private_name_is_imported_from_another_module() -> None:
 
 
 SERVER_ROOMS = ["limits", "settings", "protocol", "db", "metrics", "guard", "workers", "learn", "history",
-                "room", "wire", "resign", "accounts", "ratings", "pairing", "players", "cluster", "relay",
-                "app"]
+                "room", "wire", "resign", "accounts", "ratings", "fairplay", "moderation", "pairing",
+                "players", "backup", "cluster", "relay", "app"]
 """The server's rooms, lowest first (docs/architecture.md): each imports only rooms before it."""
 
 

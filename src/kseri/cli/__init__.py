@@ -4,7 +4,9 @@ commands, each registering its commands on the app as it is imported."""
 from __future__ import annotations
 
 from kseri.cli import (  # noqa: F401
+    admin_cmd,
     analyse_cmd,
+    backup_cmd,
     bench_cmd,
     learn_cmd,
     play_cmd,

@@ -9,6 +9,7 @@ import socket
 import sys
 import threading
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -56,6 +57,11 @@ def serve_command(
         help="The address of a reverse proxy in front (repeatable): only its X-Forwarded-For and "
         "X-Forwarded-Proto are believed, and it is exempt from the per-address connection "
         "ceiling. Without one, forwarded headers are ignored (docs/server.md).")] = None,
+    certfile: Annotated[Path | None, typer.Option(
+        exists=True, dir_okay=False, help="Serve HTTPS and WSS with this certificate (PEM, its chain "
+        "after it); needs --keyfile. The session cookie is then Secure.")] = None,
+    keyfile: Annotated[Path | None, typer.Option(
+        exists=True, dir_okay=False, help="The certificate's private key (PEM, unencrypted).")] = None,
     log_level: str = typer.Option("warning", help="uvicorn's log level."),
 ) -> None:
     """Start the game server (HTTP, WebSocket and the web page) and print the address to open."""
@@ -82,6 +88,12 @@ def serve_command(
         typer.echo(f"kseri serve: {problem}", err=True)
         raise typer.Exit(2)
 
+    problem = _tls_problem(certfile, keyfile)
+    if problem:
+        typer.echo(f"kseri serve: {problem}", err=True)
+        raise typer.Exit(2)
+    tls = {} if certfile is None else {"ssl_certfile": str(certfile), "ssl_keyfile": str(keyfile)}
+
     problem = _cannot_listen(host, port)
     if problem:
         typer.echo(f"error: cannot listen on {host}:{port}: {problem}", err=True)
@@ -101,13 +113,14 @@ def serve_command(
         raise typer.Exit(1) from None
     shown_host = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     shown_cluster = "" if settings.redis_url is None else f", cluster through {_safe(settings.redis_url)}"
-    typer.echo(f"kseri server: open http://{shown_host}:{port}/  (database: {_safe(settings.database_url)}"
-               f"{shown_cluster})")
+    scheme = "https" if tls else "http"
+    typer.echo(f"kseri server: open {scheme}://{shown_host}:{port}/  "
+               f"(database: {_safe(settings.database_url)}{shown_cluster})")
     before, after = raise_descriptor_limit()
     if after > before:
         typer.echo(f"kseri server: open descriptors allowed raised from {before} to {after}")
     server = _guarded_server(create_app(settings), bounds, tuple(trusted_proxy or ()),
-                             host=host, port=port, log_level=log_level)
+                             host=host, port=port, log_level=log_level, **tls)
     # the application, its routes and models, and uvicorn's protocols live as long as the
     # process: out of the cycle collector's sight, its full passes walk the live tables alone
     gc.collect()
@@ -160,6 +173,24 @@ def collect_on_a_clock(every: float) -> None:
                 gc.collect()
 
     threading.Thread(target=collect, name="full-collection", daemon=True).start()
+
+
+def _tls_problem(certfile: Path | None, keyfile: Path | None) -> str | None:
+    """Why these files cannot serve TLS (one given without the other, or they do not load as
+    a certificate and its key), or ``None``."""
+    import ssl
+
+    if certfile is None and keyfile is None:
+        return None
+    if certfile is None or keyfile is None:
+        return "--certfile and --keyfile go together: give both, or neither for plain HTTP"
+    try:
+        ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(certfile, keyfile)
+    except (ssl.SSLError, OSError) as error:
+        return (f"cannot serve TLS with the certificate {certfile} and the key {keyfile} "
+                f"({getattr(error, 'reason', None) or error}); check that they are PEM files "
+                "and belong together")
+    return None
 
 
 def _safe(url: str) -> str:

@@ -230,6 +230,32 @@ class Store:
             store._holding = asyncio.create_task(store._keep_hold(url, shared))
         return store
 
+    @classmethod
+    async def hold(cls, url: str) -> Store:
+        """Take the database for this process alone, as :meth:`open` does, without migrating it
+        or starting the writer (``kseri restore`` overwrites it meanwhile, so that no server can
+        start on it). Raises :class:`DatabaseUnavailable` when a server uses it or it cannot be
+        reached."""
+        where = make_url(url).render_as_string(hide_password=True)
+        store = cls(create_async_engine(url))
+        if store.dialect.name == "sqlite":
+            event.listen(store.engine.sync_engine, "connect", _sqlite_pragmas)
+        try:
+            await store._take(url, False)
+        except DatabaseUnavailable:
+            await store.close()
+            raise
+        except (DBAPIError, OSError) as error:
+            await store.close()
+            cause = getattr(error, "orig", None) or error
+            raise DatabaseUnavailable(f"cannot use the database {where}: {cause}") from None
+        return store
+
+    async def upgrade(self) -> None:
+        """Bring the schema up to date (Alembic, as at every start)."""
+        async with self.engine.begin() as connection:
+            await connection.run_sync(_upgrade)
+
     def _write_in_a_thread(self, url: str) -> None:
         """Commit each batch in one call to a thread of the writer's own, on a synchronous
         connection to the same SQLite file: aiosqlite would hop to its thread and back through
