@@ -134,6 +134,7 @@ export function renderMatchEnd(screen, actions) {
     screen.history && screen.history.resigned !== null && h("p", { class: "resigned", id: "resigned-line" },
       screen.history.resigned === screen.seat ? t("end.youResigned") : t("end.resigned", { name: screen.nameOf(screen.history.resigned) })),
     h("p", { class: "final-score" }, Array.from({ length: sides }, (_, side) => `${screen.sideName(side)} ${view.totals[side]}`).join(" · ")),
+    screen.renderRatingChange(),
     last ? breakdownTable(screen, last, view.totals, t("round.title", { n: view.round_results.length })) : null,
     view.round_results.length > 1 && h("details", { class: "history" },
       h("summary", {}, t("end.allRounds")),
