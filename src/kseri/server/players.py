@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import multiprocessing
 import os
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -69,19 +70,33 @@ analyses = Table(
     Column("data", Text, nullable=False),
 )
 
-OpenRated = Callable[[str, int], Awaitable[GameTable]]
-"""Opens a rated table of a family with a clock, every seat free and not public."""
+OpenRated = Callable[[str, int, bool], Awaitable[GameTable]]
+"""Opens a table of a family with a clock, rated or casual, every seat free and not public."""
 
 
-def _lower_priority() -> None:
-    """Run the analysis worker below the server's priority: play stays quick on a busy machine."""
+_progress: Any = None
+"""In the analysis worker: the shared ``[job, plays reviewed, plays]`` the server reads."""
+
+
+def _start_worker(progress: Any) -> None:
+    """Run the analysis worker below the server's priority (play stays quick on a busy
+    machine), telling its progress through ``progress``."""
+    global _progress
+    _progress = progress
     with contextlib.suppress(OSError):
         os.nice(ANALYSIS_NICENESS)
 
 
-def _analyse(record: dict[str, Any]) -> dict[str, Any]:
-    """One game's analysis as JSON (run in a worker process)."""
-    return analyse_record(record).to_json()
+def _analyse(record: dict[str, Any], job: int) -> dict[str, Any]:
+    """One game's analysis as JSON (run in a worker process), its progress told as it goes."""
+    shared = _progress
+    total = sum(len(entry.get("plays", [])) for entry in record["rounds"])
+    shared[:] = [job, 0, total]
+
+    def reviewed() -> None:
+        shared[1] += 1
+
+    return analyse_record(record, progress=reviewed).to_json()
 
 
 class Players:
@@ -102,6 +117,10 @@ class Players:
         self.tell_peers: Callable[[dict[str, Any]], None] = lambda change: None
         """In a cluster, tells the other processes of a change to accounts (``server/relay.py``)."""
         self._analysing: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._jobs: dict[str, int] = {}
+        """The analysis job number of each table being analysed."""
+        self._progress = multiprocessing.get_context().Array("q", 3)
+        """The worker's ``[job, plays reviewed, plays]``."""
         self._unrated: dict[str, str] = {}
         """Why each of the latest rated matches that ended here was not rated."""
 
@@ -165,14 +184,15 @@ class Players:
                 return table.id
         return None
 
-    async def _seat_group(self, family: str, clock: int, seeks: list[Seek]) -> None:
-        """A rated table for a group of seeks, each seat bound to its account."""
-        table = await self.open_rated(family, clock)
+    async def _seat_group(self, family: str, clock: int, rated: bool, seeks: list[Seek]) -> None:
+        """A table for a group of seeks: rated, each seat bound to its account; or casual."""
+        table = await self.open_rated(family, clock, rated)
         batch = db.Batch()
         for seat, seek in enumerate(seeks):
             _, token = await table.take_seat(seat, seek.username)
-            table.seats[seat].user = seek.user
-            batch.updates.append(db.set_seat(table.id, seat, user_id=seek.user))
+            if rated:
+                table.seats[seat].user = seek.user
+                batch.updates.append(db.set_seat(table.id, seat, user_id=seek.user))
             seek.seat = {"table": table.id, "seat": seat, "token": token}
         await self.store.write(batch)
 
@@ -398,15 +418,37 @@ class Players:
             if not record["complete"]:
                 raise AccountError(409, "not-finished", "the match is not over yet")
             if self._workers is None:
-                self._workers = ProcessPoolExecutor(max_workers=1, initializer=_lower_priority)
-            running = asyncio.get_running_loop().run_in_executor(self._workers, _analyse, record)
+                self._workers = ProcessPoolExecutor(max_workers=1, initializer=_start_worker,
+                                                    initargs=(self._progress,))
+            job = self._jobs[table_id] = max(self._jobs.values(), default=self._progress[0]) + 1
+            running = asyncio.get_running_loop().run_in_executor(self._workers, _analyse, record, job)
             self._analysing[table_id] = running
-            running.add_done_callback(lambda _: self._analysing.pop(table_id, None))
+
+            def finished(_: object) -> None:
+                self._analysing.pop(table_id, None)
+                self._jobs.pop(table_id, None)
+
+            running.add_done_callback(finished)
             result = await running
             async with self.store.engine.begin() as connection:
                 await connection.execute(insert(analyses).values(table_id=table_id, data=dumps(result)))
             return result
         return await asyncio.shield(running)
+
+
+    async def analysis_progress(self, table_id: str) -> dict[str, Any]:
+        """How far a game's analysis is: ``done`` (stored), ``running`` with the plays
+        reviewed of all, ``queued`` behind others, or ``idle`` (not asked for here)."""
+        job = self._jobs.get(table_id)
+        if job is not None:
+            running, reviewed, total = self._progress[:]
+            if running == job:
+                return {"status": "running", "reviewed": reviewed, "plays": total}
+            return {"status": "queued"}
+        async with self.store.engine.connect() as connection:
+            stored = (await connection.execute(
+                select(analyses.c.table_id).where(analyses.c.table_id == table_id))).first()
+        return {"status": "done" if stored is not None else "idle"}
 
 
 def _result(record: dict[str, Any], side: int) -> Literal["win", "loss", "draw"]:
@@ -482,6 +524,13 @@ async def table_ratings(table_id: str, request: Request) -> dict[str, Any]:
     if len(table_id) > 40:
         raise AccountError(404, "no-such-table", "there is no such table")
     return await _players(request).table_ratings(table_id)
+
+
+@router.get("/api/tables/{table_id}/analysis/progress")
+async def analysis_progress(table_id: str, request: Request) -> dict[str, Any]:
+    """How far the game's analysis is (``status``: ``idle``, ``queued``, ``running`` with
+    ``reviewed`` of ``plays``, or ``done``), for a page to show while it waits."""
+    return await _players(request).analysis_progress(table_id[:40])
 
 
 @router.get("/api/tables/{table_id}/analysis", responses=errors(404, 409))

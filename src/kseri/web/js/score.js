@@ -146,6 +146,7 @@ export function renderMatchEnd(screen, actions) {
       screen.seat !== null && h("button", { type: "button", class: "primary big", id: "rematch", onclick: actions.rematch },
         screen.table.rematch ? t("end.joinRematch") : t("end.rematch")),
       h("a", { class: "button", id: "download-record", href: `/api/tables/${screen.tableId}/record`, download: `kseri-${screen.tableId}.json` }, t("end.download")),
+      h("button", { type: "button", id: "end-analyse", onclick: actions.analyse }, t("end.analyse")),
       h("button", { type: "button", id: "watch-replay", onclick: actions.replay }, t("end.replay")),
       h("a", { class: "button", href: "/", id: "back-to-lobby" }, t("table.backToLobby"))));
 }
