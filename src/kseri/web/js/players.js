@@ -1,8 +1,9 @@
-// Players in the page (docs/players.md): the lobby's quick game (a rated seek, paired by
-// rating, a bot offered after a while) with the live seeks, profiles (/p/NAME: ratings with
+// Players in the page (docs/players.md): the lobby's quick game (a seek, rated when signed in
+// and paired by rating, casual for guests; a bot offered after a while) with the live seeks,
+// each of which can be accepted, profiles (/p/NAME: ratings with
 // their history, statistics, games) and leaderboards (/leaderboard/FAMILY).
 import { accountApi, currentAccount } from "./account.js";
-import { api, holdSeat } from "./api.js";
+import { api, holdSeat, playerName } from "./api.js";
 import { h, navigate } from "./dom.js";
 import { t, tn } from "./i18n.js";
 
@@ -26,7 +27,8 @@ export class QuickGame {
     this.presets = { greek: { players: 2 } };
     this.family = localStorage.getItem("kseri.quickFamily") || "greek";
     this.clock = Number(localStorage.getItem("kseri.quickClock")) || 20;
-    this.seek = null; // {id, status, waited, offer_bot, bot_level}
+    this.seek = null; // {id, status, waited, offer_bot, bot_level; key: a guest's}
+    this.rated = localStorage.getItem("kseri.quickRated") !== "0"; // a signed-in player's choice
     this.seeks = [];
     this.error = "";
     this.timer = null;
@@ -45,7 +47,19 @@ export class QuickGame {
   destroy() {
     this.alive = false;
     clearTimeout(this.timer);
-    if (this.seek && this.seek.status === "waiting") accountApi("DELETE", `/api/seeks/${this.seek.id}`).catch(() => {});
+    if (this.seek && this.seek.status === "waiting") this.seekApi("DELETE", this.seek).catch(() => {});
+  }
+
+  /** Whether this seek is for a rated game (only a signed-in player's may be). */
+  wantsRated() {
+    return Boolean(currentAccount()) && this.rated;
+  }
+
+  /** A call about one's own seek: with the session (an account's) or the seek's key (a guest's). */
+  seekApi(method, seek, query = "") {
+    const path = `/api/seeks/${seek.id}${query}`;
+    if (seek.key) return api(method, path, undefined, undefined, { "X-Seek-Key": seek.key });
+    return method === "GET" ? api(method, path) : accountApi(method, path);
   }
 
   async pollSeeks() {
@@ -59,13 +73,20 @@ export class QuickGame {
     this.timer = setTimeout(() => this.pollSeeks(), SEEKS_REFRESH_MS);
   }
 
-  async find() {
+  /** Seek a game; ``accept``: a listed seek to be paired with at once (its kind is taken). */
+  async find(accept = null) {
     this.error = "";
+    if (accept) {
+      this.family = accept.family;
+      this.clock = accept.clock;
+    }
     localStorage.setItem("kseri.quickFamily", this.family);
     localStorage.setItem("kseri.quickClock", String(this.clock));
-    const wanted = { family: this.family, clock: this.clock };
+    const casual = accept ? !accept.rated : !this.wantsRated();
+    const wanted = { family: this.family, clock: this.clock, casual };
+    if (!currentAccount()) wanted.name = playerName() || undefined;
     try {
-      this.seek = await accountApi("POST", "/api/seeks", wanted);
+      this.seek = await accountApi("POST", "/api/seeks", accept ? { ...wanted, accept: accept.id } : wanted);
     } catch (error) {
       this.error = error.message;
       this.render();
@@ -76,7 +97,7 @@ export class QuickGame {
       const seek = this.seek;
       let news;
       try {
-        news = { ...(await api("GET", `/api/seeks/${seek.id}?wait=5`)), id: seek.id };
+        news = { ...(await this.seekApi("GET", seek, "?wait=5")), id: seek.id, key: seek.key };
       } catch (error) {
         news = await this.afterFailure(error, wanted);
       }
@@ -103,7 +124,7 @@ export class QuickGame {
       if (!this.seek) return null; // cancelled meanwhile
       try {
         const me = currentAccount()?.username;
-        if (!(await api("GET", "/api/seeks")).seeks.some((seek) => seek.username === me)) {
+        if (!me || !(await api("GET", "/api/seeks")).seeks.some((seek) => seek.username === me)) {
           return await accountApi("POST", "/api/seeks", wanted);
         }
       } catch (again) {
@@ -118,7 +139,7 @@ export class QuickGame {
     const seek = this.seek;
     this.seek = null;
     this.render();
-    if (seek) await accountApi("DELETE", `/api/seeks/${seek.id}`).catch(() => {});
+    if (seek) await this.seekApi("DELETE", seek).catch(() => {});
   }
 
   async playBot() {
@@ -133,16 +154,28 @@ export class QuickGame {
     navigate(`/t/${created.table.id}`);
   }
 
+  /** One waiting seek in the list, with a button to accept it (not one's own; a guest, casual ones). */
+  seekItem(seek) {
+    const account = currentAccount();
+    const text = seek.rated
+      ? t("quick.seek", { name: seek.username, family: familyName(seek.family), clock: seek.clock, rating: seek.rating })
+      : t("quick.seekCasual", { name: seek.username, family: familyName(seek.family), clock: seek.clock });
+    const mine = this.seek && this.seek.id === seek.id;
+    const open = !mine && !(account && !seek.guest && seek.username === account.username) && (account || !seek.rated);
+    return h("li", { "data-seek": seek.id },
+      h("span", {}, text),
+      open && h("button", {
+        type: "button", class: "small", id: `accept-${seek.id}`,
+        "aria-label": t("quick.acceptLabel", { name: seek.username }), onclick: () => this.find(seek),
+      }, t("quick.accept")));
+  }
+
   render() {
     const account = currentAccount();
     const seekList = h("ul", { class: "seek-list", id: "seek-list" },
-      this.seeks.length
-        ? this.seeks.map((s) => h("li", {}, t("quick.seek", { name: s.username, family: familyName(s.family), clock: s.clock, rating: s.rating })))
-        : h("li", { class: "muted" }, t("quick.noSeeks")));
+      this.seeks.length ? this.seeks.map((s) => this.seekItem(s)) : h("li", { class: "muted" }, t("quick.noSeeks")));
     let body;
-    if (!account) {
-      body = h("p", {}, link("/account", t("quick.signIn"), { id: "quick-sign-in" }));
-    } else if (this.seek && this.seek.status === "waiting") {
+    if (this.seek && this.seek.status === "waiting") {
       body = h("div", { class: "quick-waiting" },
         h("p", { role: "status", id: "quick-status" }, t("quick.searching", { family: familyName(this.family), clock: this.clock, seconds: Math.round(this.seek.waited || 0) })),
         h("div", { class: "row" },
@@ -157,11 +190,18 @@ export class QuickGame {
         h("label", { class: "field inline" }, h("span", {}, t("quick.clock")),
           h("select", { id: "quick-clock", onchange: (e) => { this.clock = Number(e.target.value); } },
             CLOCKS.map((seconds) => h("option", { value: seconds, selected: seconds === this.clock }, t("quick.seconds", { n: seconds }))))),
+        account
+          ? h("label", { class: "inline check" }, h("input", {
+            type: "checkbox", id: "quick-rated", checked: this.rated,
+            onchange: (e) => { this.rated = e.target.checked; localStorage.setItem("kseri.quickRated", this.rated ? "1" : "0"); this.render(); },
+          }), " ", t("quick.rated"))
+          : null,
         h("button", { type: "submit", class: "primary", id: "quick-find" }, t("quick.find")));
     }
     this.element.replaceChildren(
-      h("h2", { id: "quick-game-title" }, t("quick.title")),
-      h("p", { class: "muted" }, t("quick.help")),
+      h("h2", { id: "quick-game-title" }, t(this.wantsRated() ? "quick.title" : "quick.titleCasual")),
+      h("p", { class: "muted" }, t(this.wantsRated() ? "quick.help" : "quick.helpCasual")),
+      !account && h("p", { class: "muted", id: "quick-guest" }, link("/account", t("quick.signIn"), { id: "quick-sign-in" })),
       body,
       this.error && h("p", { class: "error", role: "alert" }, this.error),
       h("h3", {}, t("quick.waiting")),
