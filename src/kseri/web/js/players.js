@@ -2,7 +2,7 @@
 // and paired by rating, casual for guests; a bot offered after a while) with the live seeks,
 // each of which can be accepted, profiles (/p/NAME: ratings with
 // their history, statistics, games) and leaderboards (/leaderboard/FAMILY).
-import { accountApi, currentAccount } from "./account.js";
+import { accountApi, accountErrorText, currentAccount } from "./account.js";
 import { api, holdSeat, playerName } from "./api.js";
 import { h, navigate } from "./dom.js";
 import { t, tn } from "./i18n.js";
@@ -88,7 +88,7 @@ export class QuickGame {
     try {
       this.seek = await accountApi("POST", "/api/seeks", accept ? { ...wanted, accept: accept.id } : wanted);
     } catch (error) {
-      this.error = error.message;
+      this.error = accountErrorText(error);
       this.render();
       return;
     }
@@ -131,7 +131,7 @@ export class QuickGame {
         return this.afterFailure(again, wanted);
       }
     }
-    this.error = error.message;
+    this.error = accountErrorText(error);
     return null;
   }
 
