@@ -3,6 +3,7 @@ is played, and its end panel the rating change and the new rating."""
 
 from __future__ import annotations
 
+import datetime
 import re
 import time
 
@@ -64,3 +65,14 @@ def test_a_rated_game_shows_ratings_beside_the_names_and_their_change_at_the_end
     expect(mine).to_be_in_viewport()
     screenshot(eleni, "rated-end-laptop", full_page=False)
     screenshot(nikos, "rated-end-phone", full_page=False)
+
+    # newcomer 7: the profile's rating chart has its axes: the ratings, and the games' dates
+    eleni.goto(f"{url}/p/Eleni")
+    chart = eleni.locator('.rating-list li[data-family="greek"] .rating-chart')
+    expect(chart.locator(".axis")).to_have_count(2)
+    expect(chart.locator(".tick:not(.date)")).to_have_text(["1617", "1500"])
+    day = str(datetime.datetime.fromtimestamp(time.time()).day)
+    expect(chart.locator(".tick.date")).to_have_count(1)  # one game: its date
+    expect(chart.locator(".tick.date")).to_contain_text(day)
+    assert day in (chart.get_attribute("aria-label") or "")
+    screenshot(eleni, "rated-profile-chart-laptop", full_page=False)

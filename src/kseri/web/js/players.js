@@ -5,7 +5,7 @@
 import { accountApi, accountErrorText, currentAccount } from "./account.js";
 import { api, holdSeat, playerName } from "./api.js";
 import { h, navigate } from "./dom.js";
-import { t, tn } from "./i18n.js";
+import { currentLanguage, t, tn } from "./i18n.js";
 
 const CLOCKS = [10, 20, 30, 60];
 const SEEKS_REFRESH_MS = 2000;
@@ -209,31 +209,46 @@ export class QuickGame {
   }
 }
 
-/** A rating history as a small SVG line chart: the start, then one point per rated game. */
+/** A rating history as a small SVG line chart: the start, then one point per rated game, with
+ *  the rating on the left axis and the dates of the first and last games below. */
 function ratingChart(history) {
-  const width = 320;
-  const height = 90;
+  const width = 340;
+  const height = 110;
+  const left = 40;
+  const bottom = 20;
   const values = [START, ...history.map((entry) => entry.rating)];
   const low = Math.min(...values) - 20;
   const high = Math.max(...values) + 20;
-  const x = (i) => 6 + (i * (width - 12)) / (values.length - 1);
-  const y = (v) => height - 6 - ((v - low) * (height - 12)) / (high - low);
-  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
-  svg.setAttribute("class", "rating-chart");
-  svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", t("profile.chart", { from: values[0], to: values[values.length - 1] }));
-  const line = document.createElementNS("http://www.w3.org/2000/svg", "polyline");
-  line.setAttribute("points", values.map((v, i) => `${x(i)},${y(v)}`).join(" "));
-  svg.append(line);
+  const x = (i) => left + 6 + (i * (width - left - 12)) / (values.length - 1);
+  const y = (v) => height - bottom - 4 - ((v - low) * (height - bottom - 10)) / (high - low);
+  const svg = (name, attributes, text = null) => {
+    const node = document.createElementNS("http://www.w3.org/2000/svg", name);
+    for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
+    if (text !== null) node.textContent = text;
+    return node;
+  };
+  const date = (at) => new Date(at * 1000).toLocaleDateString(currentLanguage(), { day: "numeric", month: "short" });
+  const first = history.length ? date(history[0].at) : "";
+  const last = history.length ? date(history[history.length - 1].at) : "";
+  const chart = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "rating-chart", role: "img",
+    "aria-label": t("profile.chart", { from: values[0], to: values[values.length - 1], first, last }) });
+  const top = Math.round(Math.max(...values));
+  const bottomValue = Math.round(Math.min(...values));
+  chart.append(...[
+    svg("line", { class: "axis", x1: left, y1: 4, x2: left, y2: height - bottom }),
+    svg("line", { class: "axis", x1: left, y1: height - bottom, x2: width - 2, y2: height - bottom }),
+    svg("text", { class: "tick", x: left - 4, y: y(top) + 4, "text-anchor": "end" }, top),
+    top !== bottomValue && svg("text", { class: "tick", x: left - 4, y: y(bottomValue) + 4, "text-anchor": "end" }, bottomValue),
+    history.length > 0 && svg("text", { class: "tick date", x: history.length > 1 ? x(1) : width - 4, y: height - 5,
+      "text-anchor": history.length > 1 ? "start" : "end" }, first),
+    history.length > 1 && svg("text", { class: "tick date", x: width - 4, y: height - 5, "text-anchor": "end" }, last),
+    svg("polyline", { points: values.map((v, i) => `${x(i)},${y(v)}`).join(" ") })].filter(Boolean));
   values.forEach((v, i) => {
-    const dot = document.createElementNS("http://www.w3.org/2000/svg", "circle");
-    dot.setAttribute("cx", x(i));
-    dot.setAttribute("cy", y(v));
-    dot.setAttribute("r", 3);
-    svg.append(dot);
+    const dot = svg("circle", { cx: x(i), cy: y(v), r: 3 });
+    dot.append(svg("title", {}, i ? `${date(history[i - 1].at)}: ${v}` : String(v)));
+    chart.append(dot);
   });
-  return svg;
+  return chart;
 }
 
 export class ProfileScreen {

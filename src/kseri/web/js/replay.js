@@ -57,6 +57,21 @@ export function roundPositions(record, roundIndex) {
   return positions;
 }
 
+const RECORD_FIELDS = ["points", "kseri", "captured", "breakdown", "last_capturer", "totals", "target", "winner", "complete", "resigned"];
+
+/** One of `kseri verify`'s problems with a record (docs/records.md) in plain words: which part
+ *  of the record does not follow from its plays or its deal, and where. */
+export function explainProblem(problem) {
+  const where = problem.match(/^round (\d+)(?:, play (\d+))?: /);
+  const rest = where ? problem.slice(where[0].length) : problem;
+  const at = where ? (where[2] ? t("replay.atPlay", { round: where[1], play: where[2] }) : t("replay.atRound", { round: where[1] })) : "";
+  const field = rest.match(/^(\w+)(?: of side \d+)?: (?:recorded|missing)/);
+  if (field && RECORD_FIELDS.includes(field[1])) return t("replay.tamperedField", { what: t(`replay.field.${field[1]}`), where: at });
+  if (/deal seed|commitment|deal does not/.test(rest)) return t("replay.tamperedDeal", { where: at });
+  if (where && where[2]) return t("replay.tamperedPlay", { where: at });
+  return t("replay.damaged");
+}
+
 export class ReplayScreen {
   /** @param {string|null} tableId null: the record saved in sessionStorage (a file the user opened)
    *  @param {boolean} analyse ask for the master's analysis at once (/t/ID#analysis) */
@@ -96,10 +111,14 @@ export class ReplayScreen {
     }
     if (problems.length) {
       this.record = null;
+      const readable = [...new Set(problems.map(explainProblem))];
       this.root.replaceChildren(h("div", { class: "panel center replay-refused" },
         h("h1", {}, t("replay.title")),
-        h("p", { class: "error", role: "alert", id: "replay-error" }, t("replay.refused", { message: problems[0] })),
-        problems.length > 1 && h("ul", { class: "problem-list" }, problems.slice(1).map((p) => h("li", {}, p))),
+        h("div", { class: "error", role: "alert", id: "replay-explained" },
+          h("p", {}, t("replay.refusedPlain")), h("ul", {}, readable.map((line) => h("li", {}, line)))),
+        h("details", { class: "replay-details" }, h("summary", {}, t("replay.technical")),
+          h("p", { class: "error", id: "replay-error" }, t("replay.refused", { message: problems[0] })),
+          problems.length > 1 && h("ul", { class: "problem-list" }, problems.slice(1).map((p) => h("li", {}, p)))),
         h("a", { class: "button", href: this.tableId ? `/t/${this.tableId}` : "/" }, t("replay.back"))));
       return;
     }
