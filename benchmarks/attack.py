@@ -6,14 +6,16 @@ server's per-address limits meet it, not the honest players): a flood of malform
 oversized and binary WebSocket frames; tables opened as fast as the server allows; big request
 bodies; spectators asking to be replayed from the start of a long table; a seat asking for hints
 over several connections; connections opened past the address's ceiling; a slow client holding
-connections open with a request's headers sent a line at a time. ``attack`` returns
-how many requests each made and how the server answered them.
+connections open with a request's headers sent a line at a time; two accounts from one address
+seeking each other for rated games in a loop. ``attack`` returns how many requests each made
+and how the server answered them.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import secrets
 import time
 from collections import Counter
 from typing import Any
@@ -29,6 +31,8 @@ SLOW = "127.0.0.6"
 """The address of the slow client, who opens connections and never finishes a request."""
 SLOW_CONNECTIONS = 1200
 """Connections the slow client tries to hold (more than a default descriptor limit of 1,024)."""
+SEEKER = "127.0.0.7"
+"""The address of the two accounts that seek each other in a loop."""
 
 REFUSED = (TimeoutError, OSError, websockets.ConnectionClosed, websockets.InvalidHandshake)
 """What a refused or dropped connection raises."""
@@ -191,6 +195,40 @@ async def slow_client(url: str, stop: float, seen: Counter[str]) -> None:
     await asyncio.gather(*(hold() for _ in range(SLOW_CONNECTIONS)))
 
 
+async def seek_looper(url: str, stop: float, seen: Counter[str]) -> None:
+    """Two new accounts from one address seek each other for rated games as fast as the server
+    answers (issue 19's first finding opened 874 rated tables in 30 s so): count the seeks
+    answered by status and the tables their pairings opened."""
+    clients = [httpx.AsyncClient(timeout=10, transport=httpx.AsyncHTTPTransport(local_address=SEEKER))
+               for _ in range(2)]
+    tables: set[str] = set()
+    try:
+        tokens = []
+        suffix = secrets.token_hex(3)
+        for index, client in enumerate(clients):
+            answer = await client.post(f"{url}/api/account/signup", json={
+                "username": f"seeker{index}{suffix}", "password": "correct horse battery", "seats": []})
+            if answer.status_code != 201:
+                seen[f"seekers' sign-up {answer.status_code}"] += 1
+                return
+            tokens.append(answer.json()["csrf"])
+        while time.monotonic() < stop:
+            for client, token in zip(clients, tokens, strict=True):
+                answer = await client.post(f"{url}/api/seeks", json={"family": "greek", "clock": 10},
+                                           headers={"X-CSRF-Token": token})
+                seen[f"seeks {answer.status_code}"] += 1
+                if answer.status_code == 201:
+                    status = await client.get(f"{url}/api/seeks/{answer.json()['id']}", params={"wait": 0.3})
+                    if status.status_code == 200 and status.json()["status"] == "paired":
+                        tables.add(status.json()["table"])
+                else:
+                    await asyncio.sleep(0.02)
+    finally:
+        seen["seek tables opened"] += len(tables)
+        for client in clients:
+            await client.aclose()
+
+
 async def attack(url: str, seconds: float, long_table: str) -> Counter[str]:
     """Run every attacker for ``seconds`` against the server at ``url``; ``long_table`` is a
     table with a long history for the replayers. Returns what each did and was answered."""
@@ -210,5 +248,6 @@ async def attack(url: str, seconds: float, long_table: str) -> Counter[str]:
         hint_spammer(url, hinted, stop, seen),
         connection_hog(url, waiting["table"]["id"], stop, seen),
         slow_client(url, stop, seen),
+        seek_looper(url, stop, seen),
     )
     return seen

@@ -67,6 +67,8 @@ async def test_real_matches_finish_and_verify_while_hostile_clients_attack(
     assert seen["hints answered hint"] > 0 and seen["replays"] > 0
     # the slow client was held to its address's ceiling, and its headers timed out
     assert seen["slow connections answered 503"] > 0 and seen["slow connections answered 408"] > 0
+    # two accounts seeking each other in a loop: one rated game at a time (409 in-game meanwhile)
+    assert 1 <= seen["seek tables opened"] <= 2 and seen["seeks 409"] > 0
     latencies = sorted(latency for client in clients for latency in client.latencies)
     p99 = latencies[int(len(latencies) * 0.99)]
     print(f"{sum(matches)} honest matches, {len(latencies)} plays: median "

@@ -157,7 +157,8 @@ def record_plays(record: Mapping[str, Any]) -> list[tuple[View, Card, int, int]]
     """Each play of ``record`` with the view its seat had just before it."""
     final = match_from_record(record)
     deals, plays = final.deals, final.plays
-    replay = match_from_record({**record, "rounds": [{**record["rounds"][0], "plays": []}]})
+    opening = {key: value for key, value in record.items() if key != "resigned"}  # not over before its plays
+    replay = match_from_record({**opening, "rounds": [{**record["rounds"][0], "plays": []}]})
     out = []
     for round_index, (deal, round_plays) in enumerate(zip(deals, plays, strict=True)):
         if round_index:

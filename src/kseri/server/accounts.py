@@ -85,7 +85,9 @@ def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 
 class AccountError(Exception):
-    """A request refused: an HTTP status, a code and a message meant for the person."""
+    """A request refused: an HTTP status, a code and a message meant for the person; where one
+    code has several causes, ``reason`` and its figures come along, so that a page can say it
+    in the person's language."""
 
     def __init__(self, status: int, code: str, message: str, retry_after: float | None = None,
                  **extra: Any) -> None:
@@ -111,14 +113,16 @@ def check_username(username: str) -> str:
     name = unicodedata.normalize("NFKC", username)
     low, high = USERNAME_LENGTH
     if not low <= len(name) <= high:
-        raise AccountError(422, "bad-username", f"a username has {low} to {high} characters, not {len(name)}")
+        raise AccountError(422, "bad-username", f"a username has {low} to {high} characters, not {len(name)}",
+                           reason="length", min=low, max=high)
     wrong = sorted({c for c in name if not (c.isalnum() or c in USERNAME_PUNCTUATION)})
     if wrong:
         shown = " ".join(repr(c) for c in wrong)
         raise AccountError(422, "bad-username", f"a username has letters, digits and {USERNAME_PUNCTUATION} "
-                           f"only, not {shown}")
+                           f"only, not {shown}", reason="characters", allowed=USERNAME_PUNCTUATION,
+                           wrong=shown)
     if not name[0].isalnum():
-        raise AccountError(422, "bad-username", "a username starts with a letter or a digit")
+        raise AccountError(422, "bad-username", "a username starts with a letter or a digit", reason="start")
     return name
 
 
@@ -126,9 +130,10 @@ def check_password(password: str, username: str) -> None:
     """Refuse a password too short, too long, or the username itself."""
     low, high = PASSWORD_LENGTH
     if not low <= len(password) <= high:
-        raise AccountError(422, "bad-password", f"a password has {low} to {high} characters")
+        raise AccountError(422, "bad-password", f"a password has {low} to {high} characters",
+                           reason="length", min=low, max=high)
     if username_key(password) == username_key(username):
-        raise AccountError(422, "bad-password", "the password must not be the username")
+        raise AccountError(422, "bad-password", "the password must not be the username", reason="username")
 
 
 def token_digest(token: str) -> str:
@@ -202,12 +207,13 @@ class Accounts:
         check_password(password, name)
         wait = self.signups.wait(address)
         if wait:
-            raise AccountError(429, "throttled", "too many new accounts from this address; try later", wait)
+            raise AccountError(429, "throttled", "too many new accounts from this address; try later", wait,
+                               reason="signups")
         key = username_key(name)
         async with self.store.engine.connect() as connection:
             taken = (await connection.execute(select(users.c.id).where(users.c.username_key == key))).first()
         if taken is not None:
-            raise AccountError(409, "username-taken", f"the username {name!r} is taken")
+            raise AccountError(409, "username-taken", f"the username {name!r} is taken", username=name)
         digest = await self._hash(password)
         user_id = secrets.token_urlsafe(12)
         try:
@@ -216,7 +222,8 @@ class Accounts:
                     id=user_id, username=name, username_key=key, password_hash=digest, created=time.time()))
         except Exception as error:  # the unique key: someone took it meanwhile
             if "unique" in str(error).lower() or "duplicate" in str(error).lower():
-                raise AccountError(409, "username-taken", f"the username {name!r} is taken") from None
+                raise AccountError(409, "username-taken", f"the username {name!r} is taken",
+                                   username=name) from None
             raise
         self.signups.hit(address)
         return await self._open_session(user_id, name)
@@ -226,7 +233,8 @@ class Accounts:
         key = username_key(username)
         wait = max(self.failures_by_account.wait(key), self.failures_by_address.wait(address))
         if wait:
-            raise AccountError(429, "throttled", "too many failed sign-ins; try again later", wait)
+            raise AccountError(429, "throttled", "too many failed sign-ins; try again later", wait,
+                               reason="signins")
         async with self.store.engine.connect() as connection:
             row = (await connection.execute(
                 select(users.c.id, users.c.username, users.c.password_hash).where(users.c.username_key == key)
@@ -287,7 +295,7 @@ class Accounts:
             digest = (await connection.execute(
                 select(users.c.password_hash).where(users.c.id == user.id))).scalar_one()
         if not await self._verify(password, digest):
-            raise AccountError(403, "bad-credentials", "the password is wrong")
+            raise AccountError(403, "bad-credentials", "the password is wrong", reason="password")
 
     async def delete(self, user: User, password: str, forget: Iterable[Table]) -> None:
         """Remove the account, its sessions and the rows of ``forget`` (by ``user_id``); its

@@ -364,9 +364,9 @@ def create_app(settings: ServerSettings) -> FastAPI:
         store = await db.Store.open(settings.database_url, shared=settings.redis_url is not None)
         tables = Tables(store, settings, SearchPool(settings.search_workers, settings.limits.search_queue))
 
-        async def open_rated(family: str, clock: int) -> GameTable:
-            body = CreateTable(rules=family, clock=clock, casual=False, public=False)
-            return (await tables.create(body, seat_creator=False, rated=True))[0]
+        async def open_rated(family: str, clock: int, rated: bool) -> GameTable:
+            body = CreateTable(rules=family, clock=clock, casual=not rated, public=False)
+            return (await tables.create(body, seat_creator=False, rated=rated))[0]
 
         store.on_commit = metrics.observe_commit
         metrics.live_tables.set_function(lambda: len(tables.live))

@@ -44,6 +44,8 @@ class RoundHistory:
             self._centre = match.view(0).centre_size
         elif kind == "resign":
             self.resigned = shown["seat"]
+        elif kind == "match-end" and "forfeit" in shown:
+            self.resigned = shown["forfeit"]  # a forfeit ends the match as a resignation does
         elif kind == "play":
             self.plays.append({"seat": shown["seat"], "card": shown["card"], "taken": shown["taken"],
                                "marks": shown["marks"], "auto": shown.get("auto")})

@@ -1,11 +1,17 @@
-"""Quick games: signed-in players seek a rated game of a family and clock, and are paired.
+"""Quick games: players seek a game of a family and clock, and are paired.
+
+A signed-in player seeks a rated game (by default) or a casual one; a guest, a casual one only,
+holding its seek by the secret ``key`` the server answers with (``X-Seek-Key``). Rated seeks
+pair with rated ones, casual with casual. A seek may name a waiting seek to **accept** (the
+lobby's seek list): the two are paired at once, whatever their ratings.
 
 A seek waits in memory. Every :data:`TICK` seconds (and at once when a seek arrives) the
 seeks of each family and clock are grouped: a table's worth of players whose ratings lie
 within the widest acceptable range among them, the closest group first. The range starts at
-:data:`RANGE_START` points and widens by :data:`RANGE_GROWTH` a second of waiting. A group gets
-a rated table (no hints, the clock, seats in random order, each bound to its account), and
-each seek learns its seat and token. After the server's ``bot_offer`` seconds a seek's status
+:data:`RANGE_START` points and widens by :data:`RANGE_GROWTH` a second of waiting. A rated group
+gets a rated table (no hints, the clock, seats in random order, each bound to its account), a
+casual group a casual table (hints allowed, not rated, seats not bound), and each seek learns
+its seat and token. After the server's ``bot_offer`` seconds a seek's status
 says so and names the bot level nearest the player's rating. Seeks show in the lobby.
 """
 
@@ -25,7 +31,7 @@ from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from kseri.rules import PRESETS
-from kseri.server.accounts import AccountError, CheckedUser, SignedIn, User, errors
+from kseri.server.accounts import COOKIE, AccountError, User, checked_user, errors, signed_in
 from kseri.server.limits import KeyedBuckets, Limits, client_address
 from kseri.server.ratings import BOT_RATINGS, ratings_of
 
@@ -44,8 +50,10 @@ MAX_WAIT = 30.0
 KEEP_PAIRED = 300.0
 """Seconds a paired seek's answer stays available."""
 
-Pair = Callable[[str, int, list["Seek"]], Awaitable[None]]
-"""Seats a group of seeks at a new table (family, clock, seeks in seat order)."""
+Pair = Callable[[str, int, bool, list["Seek"]], Awaitable[None]]
+"""Seats a group of seeks at a new table (family, clock, rated, seeks in seat order)."""
+SEEK_KEY = "X-Seek-Key"
+"""The header a guest's seek is held by."""
 InGame = Callable[[str], "str | None"]
 """The rated table an account is playing (or is seated at, not yet begun), if any."""
 
@@ -56,10 +64,14 @@ class Seek:
 
     id: str
     user: str
+    """The account's id, or a guest's ``guest:`` and its seek's key."""
     username: str
     family: str
     clock: int
     rating: float
+    rated: bool = True
+    accepts: str | None = None
+    """The waiting seek this one accepts (paired with it at once), if any."""
     since: float = field(default_factory=time.monotonic)
     seat: dict[str, Any] | None = None
     """Once paired: ``{"table", "seat", "token"}``."""
@@ -73,7 +85,9 @@ class Seek:
     def public(self, now: float) -> dict[str, Any]:
         """The seek as the lobby shows it."""
         return {"id": self.id, "username": self.username, "family": self.family, "clock": self.clock,
-                "rating": round(self.rating), "waiting": round(now - self.since, 1)}
+                "rating": round(self.rating) if self.rated else None, "rated": self.rated,
+                "guest": self.user.startswith("guest:"),
+                "waiting": round(now - self.since, 1)}
 
 
 def groups(seeks: list[Seek], size: int, now: float) -> list[list[Seek]]:
@@ -125,16 +139,17 @@ class Pairing:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
 
-    def admit(self, user: User, address: str) -> None:
-        """Refuse a new seek (:class:`AccountError`) from an account in a rated game (409, naming
-        the table), or past the seeks allowed an account or an address, or past the address's
-        allowance of new tables (429): a seek may open a table, so it spends one."""
-        table = self.in_game(user.id)
+    def admit(self, user: User | None, address: str, rated: bool = True) -> None:
+        """Refuse a new seek (:class:`AccountError`) for a rated game from an account in one (409,
+        naming the table), or past the seeks allowed an account (a guest: its address) or an
+        address, or past the address's allowance of new tables (429): a seek may open a table,
+        so it spends one."""
+        table = self.in_game(user.id) if user is not None and rated else None
         if table is not None:
             raise AccountError(409, "in-game", f"you are already playing the rated table {table!r}; "
                                "finish it before seeking another game", table=table)
         limits = self.limits
-        for buckets, key in ((self._per_account, user.id), (self._per_address, address)):
+        for buckets, key in ((self._per_account, user.id if user else address), (self._per_address, address)):
             if not buckets.take(key):
                 raise AccountError(429, "throttled", f"at most {limits.seeks_per_minute:g} seeks a minute "
                                    "from one account", buckets.wait(key))
@@ -142,11 +157,23 @@ class Pairing:
             raise AccountError(429, "throttled", f"at most {limits.tables_per_minute:g} new tables a minute "
                                "from one address (quick games count)", self.tables.wait(address))
 
-    async def seek(self, user: User, rating: float, family: str, clock: int) -> Seek:
-        """A new seek (replacing the user's earlier one)."""
+    async def seek(self, user: User, rating: float, family: str, clock: int, *, rated: bool = True,
+                   accepts: str | None = None) -> Seek:
+        """A new seek (replacing the user's earlier one); ``accepts``: a waiting seek of the
+        same kind to be paired with at once (404 when there is none; 409 for one's own)."""
+        if accepts is not None:
+            target = self.seeks.get(accepts)
+            if target is None or target.seat is not None:
+                raise AccountError(404, "no-such-seek", "that player is no longer waiting")
+            if target.user == user.id:
+                raise AccountError(409, "own-seek", "that is your own seek")
+            if (target.family, target.clock, target.rated) != (family, clock, rated):
+                kind = "rated" if target.rated else "casual"
+                wanted = f"{target.family}, {target.clock} s, {kind}"
+                raise AccountError(409, "other-kind", f"that seek is for another game: {wanted}")
         for old in [s for s in self.seeks.values() if s.user == user.id and s.seat is None]:
             self.cancel(old)
-        seek = Seek(secrets.token_urlsafe(12), user.id, user.username, family, clock, rating)
+        seek = Seek(secrets.token_urlsafe(12), user.id, user.username, family, clock, rating, rated, accepts)
         self.seeks[seek.id] = seek
         self._wake.set()
         return seek
@@ -188,16 +215,27 @@ class Pairing:
                 log.exception("pairing failed")
 
     async def pair_up(self) -> None:
-        """Seat every group that can be made now."""
+        """Seat every group that can be made now: each acceptance with the seek it accepts
+        (filled up from the others waiting at a bigger table), then by rating."""
         now = time.monotonic()
-        by_kind: dict[tuple[str, int], list[Seek]] = {}
+        by_kind: dict[tuple[str, int, bool], list[Seek]] = {}
         for seek in self.seeks.values():
-            if seek.seat is None and self.in_game(seek.user) is None:
-                by_kind.setdefault((seek.family, seek.clock), []).append(seek)
-        for (family, clock), waiting in by_kind.items():
-            for group in groups(waiting, PRESETS[family].players, now):
+            if seek.seat is None and (not seek.rated or self.in_game(seek.user) is None):
+                by_kind.setdefault((seek.family, seek.clock, seek.rated), []).append(seek)
+        for (family, clock, rated), waiting in by_kind.items():
+            size = PRESETS[family].players
+            found = []
+            for seek in [s for s in waiting if s.accepts is not None]:
+                target = next((s for s in waiting if s.id == seek.accepts), None)
+                if seek not in waiting or target is None or len(waiting) < size:
+                    continue
+                rest = [s for s in waiting if s not in (seek, target)]
+                group = [target, seek, *rest[:size - 2]]
+                found.append(group)
+                waiting = [s for s in waiting if s not in group]
+            for group in found + groups(waiting, size, now):
                 random.shuffle(group)
-                await self.pair(family, clock, group)
+                await self.pair(family, clock, rated, group)
                 for seek in group:
                     seek.paired_at = time.monotonic()
                     seek.news.set()
@@ -206,11 +244,15 @@ class Pairing:
 # -- HTTP -----------------------------------------------------------------------------------------
 
 class SeekBody(BaseModel):
-    """A quick game: the rule family (a preset) and the clock (seconds a play)."""
+    """A quick game: the rule family (a preset), the clock (seconds a play), rated or casual
+    (a guest's is casual), a guest's name, and the waiting seek it accepts, if any."""
 
     model_config = ConfigDict(extra="forbid")
     family: Annotated[str, Field(max_length=40)] = "greek"
     clock: int = 20
+    casual: bool = False
+    name: Annotated[str | None, Field(max_length=24)] = None
+    accept: Annotated[str | None, Field(max_length=40)] = None
 
 
 router = APIRouter(prefix="/api/seeks", tags=["pairing"])
@@ -221,27 +263,60 @@ def _pairing(request: Request) -> Pairing:
     return pairing
 
 
-def _own(request: Request, seek_id: str, user: User) -> Seek:
+def _guest_user(key: str) -> str:
+    return f"guest:{key}"
+
+
+async def _seeker(request: Request, changing: bool) -> User | None:
+    """The signed-in account behind a seek request (CSRF checked when ``changing``), or
+    ``None`` for a guest (no session cookie)."""
+    if request.cookies.get(COOKIE) is None:
+        return None
+    return await (checked_user(request) if changing else signed_in(request))
+
+
+async def _own(request: Request, seek_id: str, changing: bool) -> Seek:
+    """The caller's seek: an account's by its session, a guest's by its key."""
     seek = _pairing(request).seeks.get(seek_id)
-    if seek is None or seek.user != user.id:
+    key = request.headers.get(SEEK_KEY)
+    if key is not None:
+        owner = _guest_user(key)
+    else:
+        user = await _seeker(request, changing)
+        if user is None:
+            raise AccountError(401, "not-signed-in", f"sign in, or send a guest seek's key in {SEEK_KEY}")
+        owner = user.id
+    if seek is None or not secrets.compare_digest(seek.user, owner):
         raise AccountError(404, "no-such-seek", f"you have no seek {seek_id!r}")
     return seek
 
 
-@router.post("", status_code=201, responses=errors(401, 403, 409, 422, 429))
-async def create_seek(body: SeekBody, user: CheckedUser, request: Request) -> dict[str, Any]:
-    """Seek a rated quick game; poll ``GET /api/seeks/{id}`` for the seat."""
+@router.post("", status_code=201, responses=errors(401, 403, 404, 409, 422, 429))
+async def create_seek(body: SeekBody, request: Request) -> dict[str, Any]:
+    """Seek a quick game (rated, or ``casual``; a guest's is casual and its answer has the
+    ``key`` to send as ``X-Seek-Key``); poll ``GET /api/seeks/{id}`` for the seat."""
     if body.family not in PRESETS:
         raise AccountError(422, "bad-family", f"unknown family {body.family!r}; the families are: "
                            + ", ".join(PRESETS))
     if body.clock not in CLOCKS:
         raise AccountError(422, "bad-clock", f"a quick game's clock is one of {', '.join(map(str, CLOCKS))} "
                            f"seconds a play, not {body.clock}")
-    _pairing(request).admit(user, client_address(request.scope))
+    user = await _seeker(request, changing=True)
+    if user is None and not body.casual:
+        raise AccountError(401, "not-signed-in", "sign in to play a rated game; guests play casual ones "
+                           "(\"casual\": true)")
+    pairing = _pairing(request)
+    pairing.admit(user, client_address(request.scope), rated=not body.casual)
+    key = None
+    if user is None:
+        key = secrets.token_urlsafe(18)
+        name = (body.name or "").strip() or "Guest"
+        user = User(_guest_user(key), name, "", "")
     store = request.app.state.players.store
-    rating = (await ratings_of(store, [user.id], body.family))[user.id][0].mu
-    seek = await _pairing(request).seek(user, rating, body.family, body.clock)
-    return {"id": seek.id, **_pairing(request).status(seek)}
+    rating = 0.0 if body.casual else (await ratings_of(store, [user.id], body.family))[user.id][0].mu
+    seek = await pairing.seek(user, rating, body.family, body.clock, rated=not body.casual,
+                              accepts=body.accept)
+    return {"id": seek.id, **({"key": key} if key else {}), **pairing.status(seek)}
 
 
 @router.get("")
@@ -251,10 +326,10 @@ async def list_seeks(request: Request) -> dict[str, Any]:
 
 
 @router.get("/{seek_id}", responses=errors(401, 404, 422))
-async def seek_status(seek_id: str, user: SignedIn, request: Request,
+async def seek_status(seek_id: str, request: Request,
                       wait: Annotated[float, Query(ge=0, le=MAX_WAIT)] = 0) -> dict[str, Any]:
     """The seek's status; with ``wait``, answers as soon as it is paired (or after ``wait`` s)."""
-    seek = _own(request, seek_id, user)
+    seek = await _own(request, seek_id, changing=False)
     if wait and seek.seat is None:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(seek.news.wait(), wait)
@@ -262,9 +337,9 @@ async def seek_status(seek_id: str, user: SignedIn, request: Request,
 
 
 @router.delete("/{seek_id}", responses=errors(401, 403, 404))
-async def cancel_seek(seek_id: str, user: CheckedUser, request: Request) -> dict[str, Any]:
+async def cancel_seek(seek_id: str, request: Request) -> dict[str, Any]:
     """Withdraw a seek."""
-    seek = _own(request, seek_id, user)
+    seek = await _own(request, seek_id, changing=True)
     _pairing(request).cancel(seek)
     return _pairing(request).status(seek)
 

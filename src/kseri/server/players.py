@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import multiprocessing
 import os
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -39,6 +40,7 @@ from kseri.server.ratings import (
     rated_together,
     rating_history,
     ratings,
+    ratings_of,
     record_match,
     side_ranks,
     user_ratings,
@@ -56,6 +58,11 @@ ANALYSIS_NICENESS = 10
 """How much lower the analysis worker's CPU priority is than the server's."""
 STATS_GAMES = 200
 """The latest games a profile's statistics are worked out from."""
+UNRATED_KEPT = 10_000
+"""How many unrated matches' reasons are kept for their tables' pages."""
+UNRATED_REASONS = ("aborted", "repeated", "no-account", "error")
+"""Why a rated match was left unrated: a seat never played; the pair was rated together too
+often lately; a seat had no account; the rating could not be worked out or stored."""
 
 analyses = Table(
     "analyses", db.metadata,
@@ -63,19 +70,33 @@ analyses = Table(
     Column("data", Text, nullable=False),
 )
 
-OpenRated = Callable[[str, int], Awaitable[GameTable]]
-"""Opens a rated table of a family with a clock, every seat free and not public."""
+OpenRated = Callable[[str, int, bool], Awaitable[GameTable]]
+"""Opens a table of a family with a clock, rated or casual, every seat free and not public."""
 
 
-def _lower_priority() -> None:
-    """Run the analysis worker below the server's priority: play stays quick on a busy machine."""
+_progress: Any = None
+"""In the analysis worker: the shared ``[job, plays reviewed, plays]`` the server reads."""
+
+
+def _start_worker(progress: Any) -> None:
+    """Run the analysis worker below the server's priority (play stays quick on a busy
+    machine), telling its progress through ``progress``."""
+    global _progress
+    _progress = progress
     with contextlib.suppress(OSError):
         os.nice(ANALYSIS_NICENESS)
 
 
-def _analyse(record: dict[str, Any]) -> dict[str, Any]:
-    """One game's analysis as JSON (run in a worker process)."""
-    return analyse_record(record).to_json()
+def _analyse(record: dict[str, Any], job: int) -> dict[str, Any]:
+    """One game's analysis as JSON (run in a worker process), its progress told as it goes."""
+    shared = _progress
+    total = sum(len(entry.get("plays", [])) for entry in record["rounds"])
+    shared[:] = [job, 0, total]
+
+    def reviewed() -> None:
+        shared[1] += 1
+
+    return analyse_record(record, progress=reviewed).to_json()
 
 
 class Players:
@@ -96,6 +117,12 @@ class Players:
         self.tell_peers: Callable[[dict[str, Any]], None] = lambda change: None
         """In a cluster, tells the other processes of a change to accounts (``server/relay.py``)."""
         self._analysing: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._jobs: dict[str, int] = {}
+        """The analysis job number of each table being analysed."""
+        self._progress = multiprocessing.get_context().Array("q", 3)
+        """The worker's ``[job, plays reviewed, plays]``."""
+        self._unrated: dict[str, str] = {}
+        """Why each of the latest rated matches that ended here was not rated."""
 
     def start(self) -> None:
         """Begin pairing."""
@@ -157,42 +184,52 @@ class Players:
                 return table.id
         return None
 
-    async def _seat_group(self, family: str, clock: int, seeks: list[Seek]) -> None:
-        """A rated table for a group of seeks, each seat bound to its account."""
-        table = await self.open_rated(family, clock)
+    async def _seat_group(self, family: str, clock: int, rated: bool, seeks: list[Seek]) -> None:
+        """A table for a group of seeks: rated, each seat bound to its account; or casual."""
+        table = await self.open_rated(family, clock, rated)
         batch = db.Batch()
         for seat, seek in enumerate(seeks):
             _, token = await table.take_seat(seat, seek.username)
-            table.seats[seat].user = seek.user
-            batch.updates.append(db.set_seat(table.id, seat, user_id=seek.user))
+            if rated:
+                table.seats[seat].user = seek.user
+                batch.updates.append(db.set_seat(table.id, seat, user_id=seek.user))
             seek.seat = {"table": table.id, "seat": seat, "token": token}
         await self.store.write(batch)
 
     # -- ratings ---------------------------------------------------------------------------------
 
     async def match_over(self, table: GameTable) -> None:
-        """Rate a rated match that has ended (the tables' ``on_over`` hook)."""
+        """Rate a rated match that has ended (the tables' ``on_over`` hook); a match left
+        unrated has its reason kept for :meth:`table_ratings`."""
+        reason = await self._rate(table)
+        if reason is not None:
+            self._unrated[table.id] = reason
+            while len(self._unrated) > UNRATED_KEPT:
+                del self._unrated[next(iter(self._unrated))]
+
+    async def _rate(self, table: GameTable) -> str | None:
+        """Rate the match; ``None`` once rated, else why not (:data:`UNRATED_REASONS`)."""
         if not table.rated:
-            return
+            return None
         family = family_of(table.rules)
         state = table.state
         match = state.match
         if family is None or match is None or state.winner is None:
-            return
+            return "error"
         users = [seat.user for seat in table.seats]
         if any(user is None for user in users):
             log.warning("rated table %s has a seat without an account: not rated", table.id)
-            return
+            return "no-account"
         played = {play.seat for plays in match.plays for play in plays}
         if len(played) < table.rules.players:  # a seat never played (never came): aborted
             log.warning("rated table %s: seats %s never played, the match is aborted, not rated", table.id,
                      sorted(set(range(table.rules.players)) - played))
-            return
+            return "aborted"
         if await rated_together(self.store, [user or "" for user in users],
                                 time.time() - REPEAT_WINDOW) >= REPEAT_GAMES:
             log.warning("rated table %s: these players were rated together %d times within %g s: not rated",
                      table.id, REPEAT_GAMES, REPEAT_WINDOW)
-            return
+            return "repeated"
         rules = table.rules
         teams = [[users[seat] or "" for seat in range(rules.players) if rules.side_of(seat) == side]
                  for side in range(rules.sides)]
@@ -202,6 +239,61 @@ class Players:
             await record_match(self.store, table.id, family, teams, ranks)
         except Exception:
             log.exception("could not rate table %s", table.id)
+            return "error"
+        return None
+
+    async def table_ratings(self, table_id: str) -> dict[str, Any]:
+        """The ratings at a table, for its page: each seat's rating while a rated match is
+        played; once it is over, each seat's rating before and after it and the change, or
+        why it was not rated (``docs/players.md``)."""
+        table = self.live.get(table_id)
+        if table is None:
+            stored = await self.store.load(table_id)
+            if stored is None:
+                raise AccountError(404, "no-such-table", f"there is no table {table_id!r}")
+            table = GameTable.restore(stored, self.store, self.settings, self.search)
+        family = family_of(table.rules)
+        if not table.rated or family is None:
+            return {"rated": False}
+        users = [seat.user for seat in table.seats]
+        known = [user for user in users if user is not None]
+        async with self.store.engine.connect() as connection:
+            names = dict((await connection.execute(
+                select(accounts.users.c.id, accounts.users.c.username)
+                .where(accounts.users.c.id.in_(known)))).tuples().all())
+            after = {row.user_id: row for row in (await connection.execute(
+                select(rating_history).where(rating_history.c.table_id == table_id))).all()}
+            before = {}
+            for user, row in after.items():
+                before[user] = (await connection.execute(
+                    select(rating_history.c.mu, rating_history.c.sigma)
+                    .where(rating_history.c.user_id == user, rating_history.c.family == family,
+                           rating_history.c.id < row.id)
+                    .order_by(rating_history.c.id.desc()).limit(1))).first()
+        current = await ratings_of(self.store, known, family) if not after else {}
+        seats: list[dict[str, Any]] = []
+        for seat, user in enumerate(users):
+            entry: dict[str, Any] = {"seat": seat, "username": names.get(user or "")}
+            if user in after:
+                earlier = before.get(user)
+                old = Rating() if earlier is None else Rating(earlier.mu, earlier.sigma)
+                new = Rating(after[user].mu, after[user].sigma)
+                entry |= {"before": old.to_json(), "after": new.to_json(),
+                          "change": round(new.mu) - round(old.mu)}
+            elif user is not None:
+                entry["before"] = current[user][0].to_json()
+            seats.append(entry)
+        if after:
+            status = "rated"
+        elif table.state.status != "finished":
+            status = "playing"
+        else:  # finished, not rated: why, or (live here, the hook still running) not yet
+            reason = self._unrated.get(table_id)
+            status = "pending" if reason is None and table_id in self.live else "unrated"
+            if status == "unrated":
+                return {"rated": True, "family": family, "status": status,
+                        "reason": reason or "aborted", "seats": seats}
+        return {"rated": True, "family": family, "status": status, "seats": seats}
 
     # -- profiles, games, data -------------------------------------------------------------------
 
@@ -326,15 +418,37 @@ class Players:
             if not record["complete"]:
                 raise AccountError(409, "not-finished", "the match is not over yet")
             if self._workers is None:
-                self._workers = ProcessPoolExecutor(max_workers=1, initializer=_lower_priority)
-            running = asyncio.get_running_loop().run_in_executor(self._workers, _analyse, record)
+                self._workers = ProcessPoolExecutor(max_workers=1, initializer=_start_worker,
+                                                    initargs=(self._progress,))
+            job = self._jobs[table_id] = max(self._jobs.values(), default=self._progress[0]) + 1
+            running = asyncio.get_running_loop().run_in_executor(self._workers, _analyse, record, job)
             self._analysing[table_id] = running
-            running.add_done_callback(lambda _: self._analysing.pop(table_id, None))
+
+            def finished(_: object) -> None:
+                self._analysing.pop(table_id, None)
+                self._jobs.pop(table_id, None)
+
+            running.add_done_callback(finished)
             result = await running
             async with self.store.engine.begin() as connection:
                 await connection.execute(insert(analyses).values(table_id=table_id, data=dumps(result)))
             return result
         return await asyncio.shield(running)
+
+
+    async def analysis_progress(self, table_id: str) -> dict[str, Any]:
+        """How far a game's analysis is: ``done`` (stored), ``running`` with the plays
+        reviewed of all, ``queued`` behind others, or ``idle`` (not asked for here)."""
+        job = self._jobs.get(table_id)
+        if job is not None:
+            running, reviewed, total = self._progress[:]
+            if running == job:
+                return {"status": "running", "reviewed": reviewed, "plays": total}
+            return {"status": "queued"}
+        async with self.store.engine.connect() as connection:
+            stored = (await connection.execute(
+                select(analyses.c.table_id).where(analyses.c.table_id == table_id))).first()
+        return {"status": "done" if stored is not None else "idle"}
 
 
 def _result(record: dict[str, Any], side: int) -> Literal["win", "loss", "draw"]:
@@ -400,6 +514,23 @@ async def leaderboard(family: str, request: Request) -> dict[str, Any]:
 async def bots() -> dict[str, Any]:
     """Each bot level's strength per family on the players' rating scale."""
     return {"families": bot_ratings()}
+
+
+@router.get("/api/tables/{table_id}/ratings", responses=errors(404))
+async def table_ratings(table_id: str, request: Request) -> dict[str, Any]:
+    """A table's ratings: while a rated match is played, each seat's; once it is over, each
+    seat's before and after it and the change (``status`` ``rated``), ``pending`` while it is
+    being rated, or ``unrated`` with the ``reason``; ``{"rated": false}`` at a casual table."""
+    if len(table_id) > 40:
+        raise AccountError(404, "no-such-table", "there is no such table")
+    return await _players(request).table_ratings(table_id)
+
+
+@router.get("/api/tables/{table_id}/analysis/progress")
+async def analysis_progress(table_id: str, request: Request) -> dict[str, Any]:
+    """How far the game's analysis is (``status``: ``idle``, ``queued``, ``running`` with
+    ``reviewed`` of ``plays``, or ``done``), for a page to show while it waits."""
+    return await _players(request).analysis_progress(table_id[:40])
 
 
 @router.get("/api/tables/{table_id}/analysis", responses=errors(404, 409))

@@ -2,7 +2,8 @@
 :meth:`~kseri.engine.Match.resign`), everyone is told, and the record says who resigned.
 
 The table's log gets a ``resign`` event (the seat) followed by ``match-end``, committed together
-like a play that ends the match, so a restart replays the resignation.
+like a play that ends the match, so a restart replays the resignation. A rated match resigned is
+rated like one abandoned (``docs/players.md``).
 """
 
 from __future__ import annotations
@@ -31,3 +32,4 @@ async def resign(table: GameTable, seat: int) -> None:
         await table._commit([e for e, _ in applied], batch)
         table._broadcast(applied)
         table._schedule()
+    table._finished()  # a rated match is rated as played (an abort when a seat never played)

@@ -211,6 +211,8 @@ class GameState:
         elif event.kind in ("round-end", "match-end", "seat", "rematch"):
             if event.kind == "match-end" and "forfeit" in data:
                 self.forfeit = (data["forfeit"], data["winner"])
+                if self.match is not None and not self.match.is_over():
+                    self.match.resign(data["forfeit"])  # one result: the record, stats, analysis
             if event.seat is not None:
                 shown["seat"] = event.seat
             shown.update(data)

@@ -31,6 +31,15 @@ export async function claimHeldSeats() {
   }
 }
 
+/** An account error in the page's language: by its code (and reason, with its figures), else
+ *  the server's own words. */
+export function accountErrorText(error) {
+  const details = error.details || {};
+  const key = details.reason ? `accountError.${error.code}.${details.reason}` : `accountError.${error.code}`;
+  const text = t(key, details);
+  return text === key ? error.message : text;
+}
+
 /** The signed-in account, or null. */
 export function currentAccount() {
   return account;
@@ -60,6 +69,8 @@ export class AccountScreen {
   constructor(root) {
     this.root = root;
     this.error = "";
+    this.errorAt = null; // the form whose submission failed: its error is shown in it
+    this.typed = {}; // what was typed in each form's username, kept across redraws
     this.notice = "";
     this.busy = false;
   }
@@ -75,16 +86,17 @@ export class AccountScreen {
     this.render();
   }
 
-  async run(action) {
+  async run(action, at = null) {
     if (this.busy) return;
     this.busy = true;
     this.error = "";
+    this.errorAt = at;
     this.notice = "";
     this.render();
     try {
       await action();
     } catch (error) {
-      this.error = error.message;
+      this.error = accountErrorText(error);
     }
     this.busy = false;
     renderAccountNav();
@@ -95,30 +107,36 @@ export class AccountScreen {
     event.preventDefault();
     const form = event.target;
     const body = { username: form.username.value.trim(), password: form.password.value, seats: heldSeatTokens().slice(0, 200) };
+    this.typed[how] = form.username.value;
     return this.run(async () => {
       account = await api("POST", `/api/account/${how}`, body);
       navigate(`/p/${encodeURIComponent(account.username)}`);
-    });
+    }, how);
   }
 
   render() {
     const errorLine = this.error && h("p", { class: "error", role: "alert", id: "account-error" }, this.error);
+    const focus = this.error && this.errorAt ? `${this.errorAt}-password` : null;
     const noticeLine = this.notice && h("p", { class: "notice", role: "status", id: "account-notice" }, this.notice);
     if (!account) {
       const form = (how, title, help, autocomplete) => h("form", { class: "panel account-form", id: `${how}-form`, onsubmit: (e) => this.enter(how, e) },
         h("h2", {}, title),
         help && h("p", { class: "muted" }, help),
         h("label", { class: "field" }, h("span", {}, t("account.username")),
-          h("input", { name: "username", id: `${how}-username`, required: true, maxlength: 40, autocomplete: "username" })),
+          h("input", { name: "username", id: `${how}-username`, required: true, maxlength: 40, autocomplete: "username",
+            value: this.typed[how] || null, oninput: (e) => { this.typed[how] = e.target.value; } })),
         h("label", { class: "field" }, h("span", {}, t("account.password")),
-          h("input", { name: "password", id: `${how}-password`, type: "password", required: true, maxlength: 128, autocomplete })),
+          h("input", { name: "password", id: `${how}-password`, type: "password", required: true, maxlength: 128, autocomplete,
+            "aria-invalid": this.error && this.errorAt === how ? "true" : null, "aria-describedby": this.error && this.errorAt === how ? "account-error" : null })),
+        this.errorAt === how && errorLine,
         h("button", { type: "submit", class: "primary", id: `${how}-submit`, disabled: this.busy }, title));
       this.root.replaceChildren(h("div", { class: "account" },
         h("h1", {}, t("account.title")),
-        errorLine,
+        !["signin", "signup"].includes(this.errorAt) && errorLine,
         h("div", { class: "account-forms" },
           form("signin", t("account.signIn"), null, "current-password"),
           form("signup", t("account.signUp"), t("account.signUpHelp"), "new-password"))));
+      if (focus && !this.busy) document.getElementById(focus).focus();
       return;
     }
     this.root.replaceChildren(h("div", { class: "account" },

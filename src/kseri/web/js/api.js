@@ -1,10 +1,12 @@
 // The server's HTTP API (docs/protocol.md) and the seat tokens this browser holds.
 
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  /** @param details the answer's whole `error` (a `reason` and its figures, where given) */
+  constructor(status, code, message, details = {}) {
     super(message);
     this.status = status;
     this.code = code;
+    this.details = details;
   }
 }
 
@@ -22,7 +24,7 @@ export async function api(method, path, body = undefined, token = undefined, ext
   const data = await response.json().catch(() => null);
   if (!response.ok) {
     const error = data && data.error ? data.error : { code: `http-${response.status}`, message: response.statusText };
-    throw new ApiError(response.status, error.code, error.message);
+    throw new ApiError(response.status, error.code, error.message, error);
   }
   return data;
 }

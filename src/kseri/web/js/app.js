@@ -1,5 +1,5 @@
 // The page: loads translations and the deck, then shows the lobby (/), a table (/t/ID), a
-// finished table's replay (/t/ID#replay) or the tutorial (/#learn). Language and suit colours are switchable in the top bar.
+// finished table's replay (/t/ID#replay; with the master's analysis at once: #analysis) or the tutorial (/#learn). Language and suit colours are switchable in the top bar.
 import { applyI18n, availableLanguages, currentLanguage, loadI18n, setLanguage } from "./i18n.js";
 import { loadDeck } from "./cards.js";
 import { LearnScreen } from "./learn.js";
@@ -15,13 +15,16 @@ function route() {
   if (screen) screen.destroy();
   const root = document.getElementById("app");
   root.replaceChildren();
+  for (const node of document.querySelectorAll(".celebration")) node.remove(); // not over the next page
   const match = location.pathname.match(/^\/t\/([^/]+)\/?$/);
   const profile = location.pathname.match(/^\/p\/([^/]+)\/?$/);
   const board = location.pathname.match(/^\/leaderboard(?:\/([^/]+))?\/?$/);
   if (location.pathname === "/account") screen = new AccountScreen(root);
   else if (profile) screen = new ProfileScreen(root, decodeURIComponent(profile[1]));
   else if (board) screen = new LeaderboardScreen(root, board[1] ? decodeURIComponent(board[1]) : null);
-  else if (match && location.hash === "#replay") screen = new ReplayScreen(root, decodeURIComponent(match[1]));
+  else if (match && ["#replay", "#analysis"].includes(location.hash)) {
+    screen = new ReplayScreen(root, decodeURIComponent(match[1]), location.hash === "#analysis");
+  }
   else if (match) screen = new TableScreen(root, decodeURIComponent(match[1]));
   else if (location.hash === "#replay") screen = new ReplayScreen(root, null);
   else if (location.hash.startsWith("#learn")) screen = new LearnScreen(root, location.hash.split("/")[1] || null);

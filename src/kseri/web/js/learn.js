@@ -4,7 +4,7 @@
 // localStorage.
 import { cardName, cardShort, cardSvg } from "./cards.js";
 import { announce, h } from "./dom.js";
-import { currentLanguage } from "./i18n.js";
+import { currentLanguage, t } from "./i18n.js";
 
 const DONE_KEY = "kseri.learn.done";
 const STYLE_ID = "learn-style";
@@ -26,6 +26,14 @@ function markFinished(id) {
 
 function fill(text, params) {
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+}
+
+/** What to say to a wrong count: too many or too few, and how to count (the cards, one for each
+ *  picture under ``label``; or the points, card by card and then the bonuses). */
+export function countHint(step, tried, label) {
+  const direction = t(tried > step.answer ? "learn.countHigh" : "learn.countLow", { n: tried });
+  const cards = step.answer === step.captured.length;
+  return `${direction} ${t(cards ? "learn.countCardsHint" : "learn.countPointsHint", { label })}`;
 }
 
 export class LearnScreen {
@@ -114,7 +122,8 @@ export class LearnScreen {
   renderAsk(text) {
     return h("div", { class: "learn-ask", role: "status" },
       h("p", { class: "learn-do" }, text),
-      this.feedback && h("p", { class: "learn-feedback" }, this.feedback));
+      this.feedback && h("p", { class: "learn-feedback" }, this.feedback),
+      this.feedback && this.hint && h("p", { class: "learn-hint", id: "learn-hint" }, this.hint));
   }
 
   renderTable(table) {
@@ -160,7 +169,7 @@ export class LearnScreen {
 
   renderCount(step) {
     const input = h("input", { type: "number", id: "learn-count", inputmode: "numeric", min: 0, disabled: this.answered,
-      "aria-label": step.do });
+      "aria-label": step.do, value: this.counted ?? null, "aria-invalid": this.feedback ? "true" : null });
     const check = (event) => {
       event.preventDefault();
       this.tryCount(step, input.value);
@@ -221,6 +230,7 @@ export class LearnScreen {
     this.step = step;
     this.answered = false;
     this.feedback = "";
+    this.counted = null; // the number last tried at a counting step (kept, to be corrected)
     this.render();
     const ask = this.root.querySelector(".learn-do");
     if (ask) announce(ask.textContent);
@@ -238,15 +248,18 @@ export class LearnScreen {
     this.root.querySelector("#learn-next")?.focus();
   }
 
-  fail(text) {
+  fail(text, hint = "") {
     // Keep the focus on the control the learner used, redrawn.
     const used = document.activeElement;
     const again = used?.dataset?.card ? `[data-card="${used.dataset.card}"]`
       : used?.dataset?.option ? `[data-option="${used.dataset.option}"]` : "#learn-count";
     this.feedback = text;
+    this.hint = hint;
     this.render();
-    this.root.querySelector(again)?.focus();
-    announce(text);
+    const control = this.root.querySelector(again);
+    control?.focus();
+    if (control && control.id === "learn-count") control.select();
+    announce(hint ? `${text} ${hint}` : text);
   }
 
   tryCard(step, code) {
@@ -255,9 +268,10 @@ export class LearnScreen {
   }
 
   tryCount(step, value) {
-    if (!/^\d+$/.test(value.trim())) this.fail(this.ui("notNumber"));
+    this.counted = value.trim();
+    if (!/^\d+$/.test(this.counted)) this.fail(this.ui("notNumber"));
     else if (Number(value) === step.answer) this.succeed();
-    else this.fail(this.ui("notRight"));
+    else this.fail(this.ui("notRight"), countHint(step, Number(value), this.ui("yourCards")));
   }
 
   tryChoice(step, index) {

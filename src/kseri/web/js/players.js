@@ -1,10 +1,11 @@
-// Players in the page (docs/players.md): the lobby's quick game (a rated seek, paired by
-// rating, a bot offered after a while) with the live seeks, profiles (/p/NAME: ratings with
+// Players in the page (docs/players.md): the lobby's quick game (a seek, rated when signed in
+// and paired by rating, casual for guests; a bot offered after a while) with the live seeks,
+// each of which can be accepted, profiles (/p/NAME: ratings with
 // their history, statistics, games) and leaderboards (/leaderboard/FAMILY).
-import { accountApi, currentAccount } from "./account.js";
-import { api, holdSeat } from "./api.js";
+import { accountApi, accountErrorText, currentAccount } from "./account.js";
+import { api, holdSeat, playerName } from "./api.js";
 import { h, navigate } from "./dom.js";
-import { t, tn } from "./i18n.js";
+import { currentLanguage, t, tn } from "./i18n.js";
 
 const CLOCKS = [10, 20, 30, 60];
 const SEEKS_REFRESH_MS = 2000;
@@ -26,7 +27,8 @@ export class QuickGame {
     this.presets = { greek: { players: 2 } };
     this.family = localStorage.getItem("kseri.quickFamily") || "greek";
     this.clock = Number(localStorage.getItem("kseri.quickClock")) || 20;
-    this.seek = null; // {id, status, waited, offer_bot, bot_level}
+    this.seek = null; // {id, status, waited, offer_bot, bot_level; key: a guest's}
+    this.rated = localStorage.getItem("kseri.quickRated") !== "0"; // a signed-in player's choice
     this.seeks = [];
     this.error = "";
     this.timer = null;
@@ -45,7 +47,19 @@ export class QuickGame {
   destroy() {
     this.alive = false;
     clearTimeout(this.timer);
-    if (this.seek && this.seek.status === "waiting") accountApi("DELETE", `/api/seeks/${this.seek.id}`).catch(() => {});
+    if (this.seek && this.seek.status === "waiting") this.seekApi("DELETE", this.seek).catch(() => {});
+  }
+
+  /** Whether this seek is for a rated game (only a signed-in player's may be). */
+  wantsRated() {
+    return Boolean(currentAccount()) && this.rated;
+  }
+
+  /** A call about one's own seek: with the session (an account's) or the seek's key (a guest's). */
+  seekApi(method, seek, query = "") {
+    const path = `/api/seeks/${seek.id}${query}`;
+    if (seek.key) return api(method, path, undefined, undefined, { "X-Seek-Key": seek.key });
+    return method === "GET" ? api(method, path) : accountApi(method, path);
   }
 
   async pollSeeks() {
@@ -59,15 +73,22 @@ export class QuickGame {
     this.timer = setTimeout(() => this.pollSeeks(), SEEKS_REFRESH_MS);
   }
 
-  async find() {
+  /** Seek a game; ``accept``: a listed seek to be paired with at once (its kind is taken). */
+  async find(accept = null) {
     this.error = "";
+    if (accept) {
+      this.family = accept.family;
+      this.clock = accept.clock;
+    }
     localStorage.setItem("kseri.quickFamily", this.family);
     localStorage.setItem("kseri.quickClock", String(this.clock));
-    const wanted = { family: this.family, clock: this.clock };
+    const casual = accept ? !accept.rated : !this.wantsRated();
+    const wanted = { family: this.family, clock: this.clock, casual };
+    if (!currentAccount()) wanted.name = playerName() || undefined;
     try {
-      this.seek = await accountApi("POST", "/api/seeks", wanted);
+      this.seek = await accountApi("POST", "/api/seeks", accept ? { ...wanted, accept: accept.id } : wanted);
     } catch (error) {
-      this.error = error.message;
+      this.error = accountErrorText(error);
       this.render();
       return;
     }
@@ -76,7 +97,7 @@ export class QuickGame {
       const seek = this.seek;
       let news;
       try {
-        news = { ...(await api("GET", `/api/seeks/${seek.id}?wait=5`)), id: seek.id };
+        news = { ...(await this.seekApi("GET", seek, "?wait=5")), id: seek.id, key: seek.key };
       } catch (error) {
         news = await this.afterFailure(error, wanted);
       }
@@ -103,14 +124,14 @@ export class QuickGame {
       if (!this.seek) return null; // cancelled meanwhile
       try {
         const me = currentAccount()?.username;
-        if (!(await api("GET", "/api/seeks")).seeks.some((seek) => seek.username === me)) {
+        if (!me || !(await api("GET", "/api/seeks")).seeks.some((seek) => seek.username === me)) {
           return await accountApi("POST", "/api/seeks", wanted);
         }
       } catch (again) {
         return this.afterFailure(again, wanted);
       }
     }
-    this.error = error.message;
+    this.error = accountErrorText(error);
     return null;
   }
 
@@ -118,7 +139,7 @@ export class QuickGame {
     const seek = this.seek;
     this.seek = null;
     this.render();
-    if (seek) await accountApi("DELETE", `/api/seeks/${seek.id}`).catch(() => {});
+    if (seek) await this.seekApi("DELETE", seek).catch(() => {});
   }
 
   async playBot() {
@@ -133,16 +154,28 @@ export class QuickGame {
     navigate(`/t/${created.table.id}`);
   }
 
+  /** One waiting seek in the list, with a button to accept it (not one's own; a guest, casual ones). */
+  seekItem(seek) {
+    const account = currentAccount();
+    const text = seek.rated
+      ? t("quick.seek", { name: seek.username, family: familyName(seek.family), clock: seek.clock, rating: seek.rating })
+      : t("quick.seekCasual", { name: seek.username, family: familyName(seek.family), clock: seek.clock });
+    const mine = this.seek && this.seek.id === seek.id;
+    const open = !mine && !(account && !seek.guest && seek.username === account.username) && (account || !seek.rated);
+    return h("li", { "data-seek": seek.id },
+      h("span", {}, text),
+      open && h("button", {
+        type: "button", class: "small", id: `accept-${seek.id}`,
+        "aria-label": t("quick.acceptLabel", { name: seek.username }), onclick: () => this.find(seek),
+      }, t("quick.accept")));
+  }
+
   render() {
     const account = currentAccount();
     const seekList = h("ul", { class: "seek-list", id: "seek-list" },
-      this.seeks.length
-        ? this.seeks.map((s) => h("li", {}, t("quick.seek", { name: s.username, family: familyName(s.family), clock: s.clock, rating: s.rating })))
-        : h("li", { class: "muted" }, t("quick.noSeeks")));
+      this.seeks.length ? this.seeks.map((s) => this.seekItem(s)) : h("li", { class: "muted" }, t("quick.noSeeks")));
     let body;
-    if (!account) {
-      body = h("p", {}, link("/account", t("quick.signIn"), { id: "quick-sign-in" }));
-    } else if (this.seek && this.seek.status === "waiting") {
+    if (this.seek && this.seek.status === "waiting") {
       body = h("div", { class: "quick-waiting" },
         h("p", { role: "status", id: "quick-status" }, t("quick.searching", { family: familyName(this.family), clock: this.clock, seconds: Math.round(this.seek.waited || 0) })),
         h("div", { class: "row" },
@@ -157,11 +190,18 @@ export class QuickGame {
         h("label", { class: "field inline" }, h("span", {}, t("quick.clock")),
           h("select", { id: "quick-clock", onchange: (e) => { this.clock = Number(e.target.value); } },
             CLOCKS.map((seconds) => h("option", { value: seconds, selected: seconds === this.clock }, t("quick.seconds", { n: seconds }))))),
+        account
+          ? h("label", { class: "inline check" }, h("input", {
+            type: "checkbox", id: "quick-rated", checked: this.rated,
+            onchange: (e) => { this.rated = e.target.checked; localStorage.setItem("kseri.quickRated", this.rated ? "1" : "0"); this.render(); },
+          }), " ", t("quick.rated"))
+          : null,
         h("button", { type: "submit", class: "primary", id: "quick-find" }, t("quick.find")));
     }
     this.element.replaceChildren(
-      h("h2", { id: "quick-game-title" }, t("quick.title")),
-      h("p", { class: "muted" }, t("quick.help")),
+      h("h2", { id: "quick-game-title" }, t(this.wantsRated() ? "quick.title" : "quick.titleCasual")),
+      h("p", { class: "muted" }, t(this.wantsRated() ? "quick.help" : "quick.helpCasual")),
+      !account && h("p", { class: "muted", id: "quick-guest" }, link("/account", t("quick.signIn"), { id: "quick-sign-in" })),
       body,
       this.error && h("p", { class: "error", role: "alert" }, this.error),
       h("h3", {}, t("quick.waiting")),
@@ -169,31 +209,46 @@ export class QuickGame {
   }
 }
 
-/** A rating history as a small SVG line chart: the start, then one point per rated game. */
+/** A rating history as a small SVG line chart: the start, then one point per rated game, with
+ *  the rating on the left axis and the dates of the first and last games below. */
 function ratingChart(history) {
-  const width = 320;
-  const height = 90;
+  const width = 340;
+  const height = 110;
+  const left = 40;
+  const bottom = 20;
   const values = [START, ...history.map((entry) => entry.rating)];
   const low = Math.min(...values) - 20;
   const high = Math.max(...values) + 20;
-  const x = (i) => 6 + (i * (width - 12)) / (values.length - 1);
-  const y = (v) => height - 6 - ((v - low) * (height - 12)) / (high - low);
-  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
-  svg.setAttribute("class", "rating-chart");
-  svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", t("profile.chart", { from: values[0], to: values[values.length - 1] }));
-  const line = document.createElementNS("http://www.w3.org/2000/svg", "polyline");
-  line.setAttribute("points", values.map((v, i) => `${x(i)},${y(v)}`).join(" "));
-  svg.append(line);
+  const x = (i) => left + 6 + (i * (width - left - 12)) / (values.length - 1);
+  const y = (v) => height - bottom - 4 - ((v - low) * (height - bottom - 10)) / (high - low);
+  const svg = (name, attributes, text = null) => {
+    const node = document.createElementNS("http://www.w3.org/2000/svg", name);
+    for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
+    if (text !== null) node.textContent = text;
+    return node;
+  };
+  const date = (at) => new Date(at * 1000).toLocaleDateString(currentLanguage(), { day: "numeric", month: "short" });
+  const first = history.length ? date(history[0].at) : "";
+  const last = history.length ? date(history[history.length - 1].at) : "";
+  const chart = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "rating-chart", role: "img",
+    "aria-label": t("profile.chart", { from: values[0], to: values[values.length - 1], first, last }) });
+  const top = Math.round(Math.max(...values));
+  const bottomValue = Math.round(Math.min(...values));
+  chart.append(...[
+    svg("line", { class: "axis", x1: left, y1: 4, x2: left, y2: height - bottom }),
+    svg("line", { class: "axis", x1: left, y1: height - bottom, x2: width - 2, y2: height - bottom }),
+    svg("text", { class: "tick", x: left - 4, y: y(top) + 4, "text-anchor": "end" }, top),
+    top !== bottomValue && svg("text", { class: "tick", x: left - 4, y: y(bottomValue) + 4, "text-anchor": "end" }, bottomValue),
+    history.length > 0 && svg("text", { class: "tick date", x: history.length > 1 ? x(1) : width - 4, y: height - 5,
+      "text-anchor": history.length > 1 ? "start" : "end" }, first),
+    history.length > 1 && svg("text", { class: "tick date", x: width - 4, y: height - 5, "text-anchor": "end" }, last),
+    svg("polyline", { points: values.map((v, i) => `${x(i)},${y(v)}`).join(" ") })].filter(Boolean));
   values.forEach((v, i) => {
-    const dot = document.createElementNS("http://www.w3.org/2000/svg", "circle");
-    dot.setAttribute("cx", x(i));
-    dot.setAttribute("cy", y(v));
-    dot.setAttribute("r", 3);
-    svg.append(dot);
+    const dot = svg("circle", { cx: x(i), cy: y(v), r: 3 });
+    dot.append(svg("title", {}, i ? `${date(history[i - 1].at)}: ${v}` : String(v)));
+    chart.append(dot);
   });
-  return svg;
+  return chart;
 }
 
 export class ProfileScreen {

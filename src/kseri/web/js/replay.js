@@ -57,9 +57,25 @@ export function roundPositions(record, roundIndex) {
   return positions;
 }
 
+const RECORD_FIELDS = ["points", "kseri", "captured", "breakdown", "last_capturer", "totals", "target", "winner", "complete", "resigned"];
+
+/** One of `kseri verify`'s problems with a record (docs/records.md) in plain words: which part
+ *  of the record does not follow from its plays or its deal, and where. */
+export function explainProblem(problem) {
+  const where = problem.match(/^round (\d+)(?:, play (\d+))?: /);
+  const rest = where ? problem.slice(where[0].length) : problem;
+  const at = where ? (where[2] ? t("replay.atPlay", { round: where[1], play: where[2] }) : t("replay.atRound", { round: where[1] })) : "";
+  const field = rest.match(/^(\w+)(?: of side \d+)?: (?:recorded|missing)/);
+  if (field && RECORD_FIELDS.includes(field[1])) return t("replay.tamperedField", { what: t(`replay.field.${field[1]}`), where: at });
+  if (/deal seed|commitment|deal does not/.test(rest)) return t("replay.tamperedDeal", { where: at });
+  if (where && where[2]) return t("replay.tamperedPlay", { where: at });
+  return t("replay.damaged");
+}
+
 export class ReplayScreen {
-  /** @param {string|null} tableId null: the record saved in sessionStorage (a file the user opened) */
-  constructor(root, tableId) {
+  /** @param {string|null} tableId null: the record saved in sessionStorage (a file the user opened)
+   *  @param {boolean} analyse ask for the master's analysis at once (/t/ID#analysis) */
+  constructor(root, tableId, analyse = false) {
     this.root = root;
     this.tableId = tableId;
     this.record = null;
@@ -68,7 +84,8 @@ export class ReplayScreen {
     this.positions = [];
     this.timer = null;
     this.keyHandler = (event) => this.onKey(event);
-    this.analysis = new AnalysisPanel(tableId, () => this.render());
+    this.analysis = new AnalysisPanel(tableId, () => this.render(), (round, play) => this.showPlay(round, play));
+    this.analyseAtOnce = analyse && tableId !== null;
   }
 
   async start() {
@@ -94,15 +111,31 @@ export class ReplayScreen {
     }
     if (problems.length) {
       this.record = null;
+      const readable = [...new Set(problems.map(explainProblem))];
       this.root.replaceChildren(h("div", { class: "panel center replay-refused" },
         h("h1", {}, t("replay.title")),
-        h("p", { class: "error", role: "alert", id: "replay-error" }, t("replay.refused", { message: problems[0] })),
-        problems.length > 1 && h("ul", { class: "problem-list" }, problems.slice(1).map((p) => h("li", {}, p))),
+        h("div", { class: "error", role: "alert", id: "replay-explained" },
+          h("p", {}, t("replay.refusedPlain")), h("ul", {}, readable.map((line) => h("li", {}, line)))),
+        h("details", { class: "replay-details" }, h("summary", {}, t("replay.technical")),
+          h("p", { class: "error", id: "replay-error" }, t("replay.refused", { message: problems[0] })),
+          problems.length > 1 && h("ul", { class: "problem-list" }, problems.slice(1).map((p) => h("li", {}, p)))),
         h("a", { class: "button", href: this.tableId ? `/t/${this.tableId}` : "/" }, t("replay.back"))));
       return;
     }
     document.addEventListener("keydown", this.keyHandler);
     this.setRound(0);
+    if (this.analyseAtOnce) this.analysis.load();
+  }
+
+  /** Show a play (round and play index from 0), as "next mistake" and the mistakes list do. */
+  showPlay(round, play) {
+    if (round !== this.round) this.setRound(round);
+    this.go(play + 1);
+    const controls = this.root.querySelector(".replay-controls");
+    const played = this.root.querySelector(".replay-centre .just-played");
+    if (controls && played && (played.getBoundingClientRect().bottom > window.innerHeight || controls.getBoundingClientRect().top < 0)) {
+      controls.scrollIntoView({ block: "start" }); // the board from the controls down: the play in sight
+    }
   }
 
   destroy() {
@@ -173,6 +206,7 @@ export class ReplayScreen {
   }
 
   render() {
+    if (!this.record) return;
     const record = this.record;
     const round = record.rounds[this.round];
     const position = this.positions[this.step];
@@ -188,18 +222,28 @@ export class ReplayScreen {
         h("ul", { class: "replay-hand", "aria-label": t("replay.hand", { name: this.name(seat) }) },
           position.hands[seat].map((card) => h("li", { class: "small-card", "aria-label": cardName(card) }, cardSvg(card)))));
     });
-    const centre = position.centre.length
-      ? position.centre.map((c) => h("li", { class: `small-card${c.face_down ? " face-down-card" : ""}`, "aria-label": cardName(c.card) + (c.face_down ? `, ${t("replay.faceDown")}` : "") }, cardSvg(c.card)))
-      : [h("li", { class: "muted" }, t("centre.empty"))];
+    // the card just played stays in sight: on the pile, or beside it when it took the pile
+    const played = position.play && (position.taken || position.swept) ? position.play.card : null;
+    const onPile = position.play && !played ? position.centre.length - 1 : -1;
+    const centre = position.centre.map((c, index) => h("li", {
+      class: `small-card${c.face_down ? " face-down-card" : ""}${index === onPile ? " just-played" : ""}`,
+      "aria-label": cardName(c.card) + (c.face_down ? `, ${t("replay.faceDown")}` : ""),
+    }, cardSvg(c.card)));
+    if (played) {
+      centre.push(h("li", { class: "small-card just-played taken", "aria-label": t("replay.tookWith", { card: cardName(played) }) }, cardSvg(played)));
+    } else if (!centre.length) centre.push(h("li", { class: "muted" }, t("centre.empty")));
+    const centreSection = h("li", { class: "replay-centre", "aria-label": t("centre.title") },
+      h("h2", {}, t("centre.title"), " ", h("span", { class: "badge" }, position.centre.length)),
+      h("ul", { class: "replay-pile" }, centre));
+    const half = Math.ceil(seats.length / 2);
     const done = this.step === lastStep && round.points;
     this.root.replaceChildren(h("div", { class: "replay" },
       h("div", { class: "replay-head" },
         h("h1", {}, t("replay.title")),
-        h("a", { class: "button", href: this.tableId ? `/t/${this.tableId}` : "/" }, t("replay.back"))),
-      h("div", { class: "row replay-rounds" },
-        h("label", { class: "field inline" }, h("span", {}, t("replay.round")),
+        h("label", { class: "field inline replay-rounds" }, h("span", {}, t("replay.round")),
           h("select", { id: "replay-round", onchange: (e) => this.setRound(Number(e.target.value)) },
-            record.rounds.map((_, index) => h("option", { value: index, selected: index === this.round }, t("fair.round", { n: index + 1 })))))),
+            record.rounds.map((_, index) => h("option", { value: index, selected: index === this.round }, t("fair.round", { n: index + 1 }))))),
+        h("a", { class: "button", href: this.tableId ? `/t/${this.tableId}` : "/" }, t("replay.back"))),
       h("div", { class: "replay-controls row" },
         h("button", { type: "button", id: "replay-first", onclick: () => this.go(0), "aria-label": t("replay.first") }, "|◀"),
         h("button", { type: "button", id: "replay-prev", onclick: () => this.go(this.step - 1), "aria-label": t("replay.prev") }, "◀"),
@@ -208,16 +252,15 @@ export class ReplayScreen {
         h("button", { type: "button", id: "replay-last", onclick: () => this.go(lastStep), "aria-label": t("replay.last") }, "▶|"),
         h("input", { type: "range", id: "replay-step", min: 0, max: lastStep, value: this.step, "aria-label": t("replay.step"), oninput: (e) => this.go(Number(e.target.value)) }),
         h("span", { id: "replay-counter" }, t("replay.counter", { step: this.step, total: lastStep }))),
-      h("p", { class: "last-play", id: "replay-caption", "aria-live": "off" }, this.describe(position)),
-      this.analysis.summary((seat) => this.name(seat)),
-      position.play && this.analysis.note(this.round, this.step - 1, (seat) => this.name(seat)),
-      h("ul", { class: "replay-seats" }, seats),
-      h("section", { class: "replay-centre", "aria-label": t("centre.title") },
-        h("h2", {}, t("centre.title"), " ", h("span", { class: "badge" }, position.centre.length)),
-        h("ul", { class: "replay-pile" }, centre)),
-      h("p", { class: "replay-captured" }, Array.from({ length: sides }, (_, side) => `${this.sideName(side)}: ${tn("score.cardsCaptured", position.captured[side])}`).join(" · ")),
-      done && h("p", { class: "replay-points", id: "replay-points" },
-        t("replay.points"), " ", round.points.map((p, side) => `${this.sideName(side)} ${p}`).join(" · ")),
-      h("p", { class: "muted keys-help" }, t("replay.keys"))));
+      h("div", { class: `replay-main${this.tableId ? " with-analysis" : ""}` },
+        h("div", { class: "replay-board" },
+          h("p", { class: "last-play", id: "replay-caption", "aria-live": "off" }, this.describe(position)),
+          position.play && this.analysis.note(this.round, this.step - 1, (seat) => this.name(seat)),
+          h("ul", { class: "replay-seats" }, seats.slice(0, half), centreSection, seats.slice(half)),
+          h("p", { class: "replay-captured" }, Array.from({ length: sides }, (_, side) => `${this.sideName(side)}: ${tn("score.cardsCaptured", position.captured[side])}`).join(" · ")),
+          done && h("p", { class: "replay-points", id: "replay-points" },
+            t("replay.points"), " ", round.points.map((p, side) => `${this.sideName(side)} ${p}`).join(" · ")),
+          h("p", { class: "muted keys-help" }, t("replay.keys"))),
+        this.analysis.panel((seat) => this.name(seat), this.round, this.step - 1))));
   }
 }

@@ -134,6 +134,7 @@ export function renderMatchEnd(screen, actions) {
     screen.history && screen.history.resigned !== null && h("p", { class: "resigned", id: "resigned-line" },
       screen.history.resigned === screen.seat ? t("end.youResigned") : t("end.resigned", { name: screen.nameOf(screen.history.resigned) })),
     h("p", { class: "final-score" }, Array.from({ length: sides }, (_, side) => `${screen.sideName(side)} ${view.totals[side]}`).join(" · ")),
+    screen.renderRatingChange(),
     last ? breakdownTable(screen, last, view.totals, t("round.title", { n: view.round_results.length })) : null,
     view.round_results.length > 1 && h("details", { class: "history" },
       h("summary", {}, t("end.allRounds")),
@@ -145,6 +146,7 @@ export function renderMatchEnd(screen, actions) {
       screen.seat !== null && h("button", { type: "button", class: "primary big", id: "rematch", onclick: actions.rematch },
         screen.table.rematch ? t("end.joinRematch") : t("end.rematch")),
       h("a", { class: "button", id: "download-record", href: `/api/tables/${screen.tableId}/record`, download: `kseri-${screen.tableId}.json` }, t("end.download")),
+      h("button", { type: "button", id: "end-analyse", onclick: actions.analyse }, t("end.analyse")),
       h("button", { type: "button", id: "watch-replay", onclick: actions.replay }, t("end.replay")),
       h("a", { class: "button", href: "/", id: "back-to-lobby" }, t("table.backToLobby"))));
 }

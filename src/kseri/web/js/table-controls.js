@@ -174,6 +174,7 @@ export const controlMethods = {
         ? renderMatchEnd(this, {
           rematch: () => this.rematch(),
           replay: () => navigate(`/t/${this.tableId}#replay`),
+          analyse: () => navigate(`/t/${this.tableId}#analysis`),
         })
         : renderRoundResult(this);
       const mine = this.seat !== null ? this.table.seats[this.seat] : null;

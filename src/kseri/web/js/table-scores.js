@@ -21,9 +21,13 @@ export const scoreMethods = {
 
   /** A side's name in the scoreboard: a lone computer's also as "Computer 3", which a phone at
       a big table shows instead of the full name (kept for screen readers and as the tooltip). */
+  /** The seats of a side. */
+  seatsOf(side) {
+    return Array.from({ length: this.view.rules.players }, (_, seat) => seat).filter((seat) => this.sideOf(seat) === side);
+  },
+
   sideLabel(side) {
-    const players = this.view.rules.players;
-    const seats = Array.from({ length: players }, (_, seat) => seat).filter((seat) => this.sideOf(seat) === side);
+    const seats = this.seatsOf(side);
     const info = seats.length === 1 ? this.table.seats[seats[0]] || {} : {};
     if (info.kind !== "bot") return this.sideName(side);
     return [h("span", { class: "name-full" }, this.sideName(side)),
@@ -44,7 +48,8 @@ export const scoreMethods = {
       const kseris = marks.filter((m) => KSERI_KINDS.has(m.kind));
       const mine = this.seat !== null && this.sideOf(this.seat) === side;
       items.push(h("li", { class: `side${mine ? " mine" : ""}${view.winner === side ? " winner" : ""}`, "data-side": side },
-        h("span", { class: "side-name", title: this.sideName(side) }, this.sideLabel(side)),
+        h("span", { class: "side-name", title: this.sideName(side) }, this.sideLabel(side),
+          this.seatsOf(side).map((seat) => this.ratingTag(seat))),
         h("span", { class: "side-total", "aria-label": t("score.totalLabel", { total: view.totals[side], target: view.target }) },
           h("strong", {}, view.totals[side]), h("span", { class: "muted" }, ` / ${view.target}`)),
         this.renderCaptured(side),
@@ -75,6 +80,7 @@ export const scoreMethods = {
           h("span", { class: "opponent-name", title: this.nameOf(seat) },
             h("span", { class: "name-full" }, this.nameOf(seat)),
             info.kind === "bot" && h("span", { class: "name-short", "aria-hidden": "true" }, t("seat.botShort", { n: seat + 1 }))),
+          this.ratingTag(seat),
           partner && h("span", { class: "tag" }, t("table.partner")),
           info.standin && h("span", { class: "tag", title: t("table.standinHelp") }, t("table.standin")),
           view.dealer === seat && h("span", { class: "tag dealer", title: t("table.dealer") }, t("table.dealerShort")),

@@ -7,8 +7,9 @@
 // This module holds the screen's life (joining, the connection, the messages, who is who) and
 // draws the whole table; the parts live by job in table-hand.js (your hand, the keys, the
 // memory aid), table-centre.js (the pile, the stock and the motion of each play),
-// table-scores.js (the sides' scores, piles and the opponents' boxes) and table-controls.js
-// (the top line, the clock, the notices and the round and match panels). Their methods are
+// table-scores.js (the sides' scores, piles and the opponents' boxes), table-controls.js
+// (the top line, the clock, the notices and the round and match panels) and table-ratings.js
+// (a rated table's ratings beside the names and their change at the end). Their methods are
 // the class's own, so `this` is the screen everywhere.
 import { api, ApiError, dropSeat, heldSeat, holdSeat, playerName, setPlayerName } from "./api.js";
 import { cardName } from "./cards.js";
@@ -21,6 +22,7 @@ import { presetName, renderRules } from "./rules-help.js";
 import { centreMethods } from "./table-centre.js";
 import { controlMethods } from "./table-controls.js";
 import { handMethods } from "./table-hand.js";
+import { ratingMethods } from "./table-ratings.js";
 import { scoreMethods } from "./table-scores.js";
 
 export class TableScreen {
@@ -49,6 +51,8 @@ export class TableScreen {
     this.holdPanel = false;
     this.animating = false; // a play is being shown: the hand waits until it is done
     this.panelKey = null;
+    this.ratings = null; // a rated table's ratings (table-ratings.js)
+    this.ratingsKey = null;
     this.keyHandler = (event) => this.onKey(event);
     document.addEventListener("keydown", this.keyHandler);
   }
@@ -269,6 +273,7 @@ export class TableScreen {
 
   render() {
     if (!this.connection) return;
+    this.watchRatings();
     const active = document.activeElement;
     const focusId = active && this.root.contains(active) ? active.id : null;
     const handFocus = active && active.classList && active.classList.contains("card-button")
@@ -319,4 +324,4 @@ export class TableScreen {
 
 }
 
-Object.assign(TableScreen.prototype, handMethods, centreMethods, scoreMethods, controlMethods);
+Object.assign(TableScreen.prototype, handMethods, centreMethods, scoreMethods, controlMethods, ratingMethods);
