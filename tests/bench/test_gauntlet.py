@@ -135,3 +135,15 @@ def test_the_gauntlet_command_refuses_bad_arguments() -> None:
     assert opponent.returncode == 2 and "no opponent 'shark' in the pool" in opponent.stderr
     dial = _kseri("gauntlet", "greedy", "--strength", "0.5", "--deals", "1")
     assert dial.returncode == 2 and "'greedy' has no strength dial" in dial.stderr
+
+
+def test_the_gauntlet_command_plays_the_exploiter_against_its_target(tmp_path: Path) -> None:
+    out_json = tmp_path / "exploit.json"
+    result = _kseri("gauntlet", "greedy", "--exploit", "--exploit-worlds", "2", "--rules", "pisti",
+                    "--deals", "2", "--workers", "1", "--json", str(out_json))
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(out_json.read_text())
+    assert summary["config"]["level"] == {"name": "exploiter-of-greedy",
+                                          "plays": "exploiter(target=greedy, worlds=2)"}
+    assert [row["opponent"] for row in summary["opponents"]] == ["target-greedy"]
+    assert summary["opponents"][0]["scored"] == 2

@@ -22,6 +22,7 @@ from rich.progress import (
 )
 
 from kseri.agents.base import AGENTS, STYLES
+from kseri.agents.exploiter import DEFAULT_WORLDS, ExploiterAgent
 from kseri.bench.executors import ClusterError, Executor, RayCluster, local_executor
 from kseri.bench.gauntlet import Entrant, GauntletConfig, builtin, engine, run_gauntlet
 from kseri.bench.gauntlet_report import plot, render, summarize
@@ -61,17 +62,39 @@ def ismcts_entrant(simulations: int) -> Entrant | None:
                    description=f"ismcts(simulations={simulations})")
 
 
-def level_entrant(level: str, strength: float | None, iterations: int | None) -> Entrant:
-    """The level under test with its options, named after them."""
+def level_options(strength: float | None, iterations: int | None) -> dict[str, Any]:
+    """A level's options from the command line (those given)."""
     options: dict[str, Any] = {}
-    label = level
     if strength is not None:
         options["strength"] = strength
-        label += f"@{strength:g}"
     if iterations is not None:
         options["iterations"] = iterations
+    return options
+
+
+def level_entrant(level: str, strength: float | None, iterations: int | None, prefix: str = "") -> Entrant:
+    """The level under test with its options, named after them."""
+    options = level_options(strength, iterations)
+    label = prefix + level
+    if strength is not None:
+        label += f"@{strength:g}"
+    if iterations is not None:
         label += f"/{iterations}"
     return builtin(level, label, **options)
+
+
+def exploiter_entrant(level: str, strength: float | None, iterations: int | None, worlds: int) -> Entrant:
+    """The exploiter of ``level`` (:class:`~kseri.agents.exploiter.ExploiterAgent`), the level with
+    its options as its target."""
+    options = level_options(strength, iterations)
+    try:
+        ExploiterAgent(target=level, worlds=worlds, **options)  # bad options fail now, not in a worker
+    except TypeError as error:
+        raise ValueError(f"bad options for {level!r}: {error}") from None
+    text = "".join(f", {key}={value}" for key, value in options.items())
+    make = partial(ExploiterAgent, target=level, worlds=worlds, **options)
+    return Entrant(f"exploiter-of-{level}", make=make,
+                   description=f"exploiter(target={level}, worlds={worlds}{text})")
 
 
 @app.command("gauntlet", cls=RayOptionCommand)
@@ -88,6 +111,11 @@ def gauntlet_command(
         help="The level's strength, 0 to 1 (expert, master).")] = None,
     iterations: Annotated[int | None, typer.Option(help="The master's worlds a move.")] = None,
     baseline: Annotated[str, typer.Option(help="The level the gains are measured over.")] = "expert",
+    exploit: Annotated[bool, typer.Option(
+        "--exploit", help="Play the exploiter of LEVEL (a search whose opponents play LEVEL's policy) "
+                          "against LEVEL itself, instead of LEVEL against the pool.")] = False,
+    exploit_worlds: Annotated[int, typer.Option(
+        "--exploit-worlds", help="The exploiter's worlds a move.")] = DEFAULT_WORLDS,
     ismcts_simulations: Annotated[int, typer.Option(
         "--ismcts-simulations", help="IS-MCTS's simulations a move.")] = ISMCTS_SIMULATIONS,
     seed: Annotated[int, typer.Option(
@@ -113,7 +141,11 @@ def gauntlet_command(
             raise ValueError(f"unknown bot level {level!r}; the levels are: {', '.join(AGENTS)}; "
                              f"the styles are: {', '.join(STYLES)}")
         pool = default_pool(ismcts_simulations)
-        if opponents:
+        tested = level_entrant(level, strength, iterations)
+        if exploit:
+            tested, pool = exploiter_entrant(level, strength, iterations, exploit_worlds), [
+                level_entrant(level, strength, iterations, prefix="target-")]
+        elif opponents:
             names = {entrant.name: entrant for entrant in pool}
             unknown = [name for name in opponents if name not in names]
             if unknown:
@@ -123,7 +155,7 @@ def gauntlet_command(
         elif not any(entrant.name == "ismcts" for entrant in pool):
             errors.print("note: IS-MCTS is left out of the pool: OpenSpiel is not installed (kseri[rl])")
         pool += [engine(spec) for spec in engines or []]
-        config = GauntletConfig(level_entrant(level, strength, iterations), tuple(pool),
+        config = GauntletConfig(tested, tuple(pool),
                                 Rules.from_spec(rules_text), deals, seed, builtin(baseline), time_ms,
                                 grace_ms)
     except (ValueError, RulesError) as error:
