@@ -86,6 +86,17 @@ def test_a_deterministic_pair_scores_as_on_the_plain_duplicate_deal() -> None:
         assert deal.baseline == duplicate_round(rules, bench_deal(rules, 9, deal.index), expert_pair)
 
 
+def test_runs_over_consecutive_deal_ranges_pool_deal_by_deal() -> None:
+    whole = run_gauntlet(_config(opponents=1, deals=5))
+    config = _config(opponents=1, deals=2)
+    part = run_gauntlet(GauntletConfig(config.level, config.opponents, config.rules, 2, config.seed,
+                                       first_deal=3))
+    assert part.deals == whole.deals[3:]
+    rows = summarize(part)["opponents"]
+    assert rows[0]["per_deal"] == {"index": [3, 4], "level": [d.level for d in whole.deals[3:]],
+                                   "baseline": [d.baseline for d in whole.deals[3:]]}
+
+
 def test_the_outcome_does_not_depend_on_the_workers() -> None:
     config = _config(opponents=2, deals=4)
     assert run_gauntlet(config, workers=1).deals == run_gauntlet(config, workers=2).deals
@@ -96,7 +107,7 @@ def test_a_bad_gauntlet_is_refused_naming_the_problem() -> None:
         GauntletConfig(builtin("greedy"), (), Rules.preset("pisti"), 2, 1)
     with pytest.raises(ValueError, match="names must differ"):
         GauntletConfig(builtin("greedy"), (builtin("greedy"),), Rules.preset("pisti"), 2, 1)
-    with pytest.raises(ValueError, match="deals >= 1"):
+    with pytest.raises(ValueError, match="deals >= 1 and first_deal >= 0, not 0 and 0"):
         _config(deals=0)
     with pytest.raises(ValueError, match="either a maker or an engine command"):
         Entrant("nobody")

@@ -104,6 +104,8 @@ class GauntletConfig:
     """What the level's margins are paired with (the expert)."""
     time_ms: int = 1000
     """Thinking time per play sent to external engines."""
+    first_deal: int = 0
+    """The index of the first deal of the series: runs over consecutive ranges pool, deal by deal."""
     grace_ms: int = 1000
     """How much longer than ``time_ms`` the host waits for an engine's play before it forfeits."""
 
@@ -115,8 +117,9 @@ class GauntletConfig:
         if len(set(opponents)) != len(opponents) or {self.level.name, self.baseline.name} & set(opponents):
             raise ValueError(f"the opponents' names must differ from each other and from the level's and the "
                              f"baseline's: {', '.join(names)}")
-        if self.deals < 1:
-            raise ValueError(f"a gauntlet needs deals >= 1, not {self.deals}")
+        if self.deals < 1 or self.first_deal < 0:
+            raise ValueError(f"a gauntlet needs deals >= 1 and first_deal >= 0, not {self.deals} and "
+                             f"{self.first_deal}")
         if self.time_ms < 1 or self.grace_ms < 0:
             raise ValueError(f"time_ms must be positive and grace_ms not negative, not {self.time_ms} "
                              f"and {self.grace_ms}")
@@ -200,9 +203,10 @@ def _run_task(config: GauntletConfig, task: _Task) -> list[GauntletDeal]:
 
 def _tasks(config: GauntletConfig, workers: int) -> Iterator[_Task]:
     chunk = max(1, min(25, math.ceil(config.deals * len(config.opponents) / (4 * workers))))
+    stop = config.first_deal + config.deals
     for opponent in range(len(config.opponents)):
-        for start in range(0, config.deals, chunk):
-            yield _Task(opponent, start, min(config.deals, start + chunk))
+        for start in range(config.first_deal, stop, chunk):
+            yield _Task(opponent, start, min(stop, start + chunk))
 
 
 def run_gauntlet(config: GauntletConfig, workers: int | Executor = 1,

@@ -45,6 +45,7 @@ def summarize(outcome: GauntletOutcome, confidence: float = 0.95) -> dict[str, A
             "level": _figure(mean_interval(level, confidence) if level else None),
             "baseline": _figure(mean_interval(baseline, confidence) if baseline else None),
             "gain": _figure(paired_gain(level, baseline, confidence) if level else None),
+            "per_deal": {"index": [deal.index for deal in scored], "level": level, "baseline": baseline},
         })
     gains = [row["gain"]["mean"] for row in rows if row["gain"]["mean"] is not None]
     return {
@@ -55,6 +56,7 @@ def summarize(outcome: GauntletOutcome, confidence: float = 0.95) -> dict[str, A
             "opponents": [opponent.describe() for opponent in config.opponents],
             "rules": config.rules.options(),
             "deals": config.deals,
+            "first_deal": config.first_deal,
             "seed": config.seed,
             "time_ms": config.time_ms,
             "grace_ms": config.grace_ms,

@@ -118,6 +118,8 @@ def gauntlet_command(
         "--exploit-worlds", help="The exploiter's worlds a move.")] = DEFAULT_WORLDS,
     ismcts_simulations: Annotated[int, typer.Option(
         "--ismcts-simulations", help="IS-MCTS's simulations a move.")] = ISMCTS_SIMULATIONS,
+    first_deal: Annotated[int, typer.Option(
+        "--first-deal", help="Index of the first deal: runs over consecutive ranges pool deal by deal.")] = 0,
     seed: Annotated[int, typer.Option(
         help="Gauntlet seed: the same seed gives the same deals and results.")] = 1,
     workers: Annotated[int, typer.Option(help="Worker processes (0: one per CPU core).")] = 0,
@@ -157,7 +159,7 @@ def gauntlet_command(
         pool += [engine(spec) for spec in engines or []]
         config = GauntletConfig(tested, tuple(pool),
                                 Rules.from_spec(rules_text), deals, seed, builtin(baseline), time_ms,
-                                grace_ms)
+                                grace_ms, first_deal)
     except (ValueError, RulesError) as error:
         errors.print(f"[red]error:[/red] {escape(str(error))}", highlight=False)
         raise typer.Exit(2) from None
