@@ -1,19 +1,36 @@
 """Bots: the agent protocol, the levels from ``random`` to ``master``, and what they share."""
 
-from kseri.agents.base import AGENTS, Agent, GreedyAgent, RandomAgent, capture_value, centre_cards, make_agent
+from kseri.agents.base import (
+    AGENTS,
+    STRENGTH_DIALS,
+    STYLES,
+    Agent,
+    GreedyAgent,
+    RandomAgent,
+    capture_value,
+    centre_cards,
+    make_agent,
+)
 from kseri.agents.expert import ExpertAgent
 from kseri.agents.hints import hint
 from kseri.agents.learned import LearnedAgent
 from kseri.agents.master import MasterAgent
+from kseri.agents.strength import Tempered
+from kseri.agents.styles import DefensiveAgent, PistiHunterAgent
 
 __all__ = [
     "AGENTS",
+    "STRENGTH_DIALS",
+    "STYLES",
     "Agent",
+    "DefensiveAgent",
     "ExpertAgent",
     "GreedyAgent",
     "LearnedAgent",
     "MasterAgent",
+    "PistiHunterAgent",
     "RandomAgent",
+    "Tempered",
     "capture_value",
     "centre_cards",
     "hint",

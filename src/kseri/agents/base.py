@@ -113,11 +113,25 @@ AgentFactory = Callable[..., Agent]
 AGENTS: dict[str, AgentFactory] = {"random": RandomAgent, "greedy": GreedyAgent, "learned": LearnedAgent}
 """The built-in levels by name, weakest first."""
 
+STYLES: dict[str, AgentFactory] = {}
+"""Opponent styles for the bench (:mod:`kseri.agents.styles`): built by :func:`make_agent` like
+the levels, but no level a player picks."""
 
-def make_agent(name: str, seed: int | None = None, **options: Any) -> Agent:
-    """The built-in agent called ``name``; unknown names are refused with the list of levels."""
-    try:
-        factory = AGENTS[name]
-    except KeyError:
-        raise ValueError(f"unknown bot level {name!r}; the levels are: {', '.join(AGENTS)}") from None
-    return factory(seed=seed, **options)
+STRENGTH_DIALS: dict[str, AgentFactory] = {}
+"""The levels with a strength dial (:mod:`kseri.agents.strength`): each builds the level at a
+``strength`` between 0 and 1."""
+
+
+def make_agent(name: str, seed: int | None = None, *, strength: float | None = None, **options: Any) -> Agent:
+    """The built-in level or style called ``name``, at ``strength`` (0 to 1) where the level has a
+    dial; an unknown name is refused with the list of levels."""
+    factory = AGENTS.get(name) or STYLES.get(name)
+    if factory is None:
+        styles = f"; the styles are: {', '.join(STYLES)}" if STYLES else ""
+        raise ValueError(f"unknown bot level {name!r}; the levels are: {', '.join(AGENTS)}{styles}")
+    if strength is None:
+        return factory(seed=seed, **options)
+    if name not in STRENGTH_DIALS:
+        dials = ", ".join(STRENGTH_DIALS)
+        raise ValueError(f"{name!r} has no strength dial; the levels with one are: {dials}")
+    return STRENGTH_DIALS[name](seed=seed, strength=strength, **options)

@@ -8,6 +8,7 @@ from kseri.cli import (  # noqa: F401
     analyse_cmd,
     backup_cmd,
     bench_cmd,
+    gauntlet_cmd,
     learn_cmd,
     play_cmd,
     puzzles_cmd,

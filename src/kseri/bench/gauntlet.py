@@ -1,0 +1,250 @@
+"""The gauntlet: a level against a pool of opponents of different styles, on duplicate deals,
+each result paired with the expert's against the same opponent on the same deals.
+
+A level that beats the expert only by modelling the expert shows here: against each opponent
+the gauntlet plays every deal twice over, once with the level against the opponent and once
+with the baseline (the expert) against the same opponent, each game once per rotation of the
+seats (:func:`~kseri.bench.duplicate.duplicate_round`'s rule). Per deal it records the level's
+margin (its side's points less the mean of the others', per round) and the baseline's; the
+**paired gain** is their difference deal by deal, so the deal's luck and the opponent's
+strength cancel, and its interval is the Student-t interval of those differences
+(:func:`paired_gain`). The opponent's seeds are the same in both games of a deal.
+
+An opponent is anything that builds an agent from a seed (a picklable factory: a level, a
+style, IS-MCTS from the ``rl`` interfaces) or an external engine's command over the engine
+protocol; the ``kseri gauntlet`` command assembles the default pool (:mod:`kseri.cli.gauntlet_cmd`).
+An engine that fails during a deal forfeits that deal: it is reported and left out of the
+statistics.
+
+>>> from kseri import Rules
+>>> config = GauntletConfig(builtin("greedy"), (builtin("random"),), Rules.preset("pisti"),
+...                         deals=3, seed=1)
+>>> outcome = run_gauntlet(config)
+>>> [(d.opponent, d.index) for d in outcome.deals]
+[(0, 0), (0, 1), (0, 2)]
+"""
+
+from __future__ import annotations
+
+import math
+import shlex
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+from kseri.agents.base import Agent, make_agent
+from kseri.bench.duplicate import bench_deal, play_round, seating, side_difference
+from kseri.bench.executors import Executor, local_executor
+from kseri.bench.stats import Interval, mean_interval
+from kseri.bench.tournament import derive_seed
+from kseri.protocol.client import EngineAgent, EngineError, EngineProcess
+from kseri.rules import Rules
+
+AgentMaker = Callable[..., Agent]
+"""Builds an agent from ``seed=`` (module-level, so that worker processes can receive it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Entrant:
+    """A player of the gauntlet: built by ``make(seed=...)``, or an external engine ``command``."""
+
+    name: str
+    make: AgentMaker | None = None
+    command: tuple[str, ...] = ()
+    description: str = ""
+
+    def __post_init__(self) -> None:
+        if (self.make is None) == (not self.command):
+            raise ValueError(f"entrant {self.name!r} needs either a maker or an engine command")
+
+    def describe(self) -> dict[str, Any]:
+        """The entrant as JSON: its name and what plays for it."""
+        if self.command:
+            return {"name": self.name, "command": shlex.join(self.command)}
+        return {"name": self.name, "plays": self.description or self.name}
+
+
+def builtin(name: str, label: str | None = None, **options: Any) -> Entrant:
+    """A built-in level or style with its options (e.g. ``builtin("noisy-expert", temperature=2)``),
+    checked now so that a bad name or option fails before any game."""
+    try:
+        make_agent(name, seed=0, **options)
+    except TypeError as error:
+        raise ValueError(f"bad options for {name!r}: {error}") from None
+    text = ", ".join(f"{key}={value}" for key, value in options.items())
+    return Entrant(label or name, make=partial(make_agent, name, **options),
+                   description=f"{name}({text})" if text else name)
+
+
+def engine(spec: str) -> Entrant:
+    """An external engine from ``NAME=COMMAND LINE`` (the command split as a shell would)."""
+    name, sep, command = spec.partition("=")
+    name = name.strip()
+    if not sep or not name or not command.strip():
+        raise ValueError(f"an engine is given as NAME=COMMAND, e.g. 'mine=./my-engine --fast', not {spec!r}")
+    try:
+        words = tuple(shlex.split(command))
+    except ValueError as error:
+        raise ValueError(f"engine {name!r}: cannot split its command {command!r}: {error}") from None
+    return Entrant(name, command=words)
+
+
+@dataclass(frozen=True, slots=True)
+class GauntletConfig:
+    """What to play: everything that determines the outcomes."""
+
+    level: Entrant
+    opponents: tuple[Entrant, ...]
+    rules: Rules
+    deals: int
+    """Duplicate deals per opponent."""
+    seed: int
+    baseline: Entrant = field(default_factory=lambda: builtin("expert"))
+    """What the level's margins are paired with (the expert)."""
+    time_ms: int = 1000
+    """Thinking time per play sent to external engines."""
+    first_deal: int = 0
+    """The index of the first deal of the series: runs over consecutive ranges pool, deal by deal."""
+    grace_ms: int = 1000
+    """How much longer than ``time_ms`` the host waits for an engine's play before it forfeits."""
+
+    def __post_init__(self) -> None:
+        names = [self.level.name, self.baseline.name, *(o.name for o in self.opponents)]
+        if not self.opponents:
+            raise ValueError("a gauntlet needs at least one opponent")
+        opponents = names[2:]
+        if len(set(opponents)) != len(opponents) or {self.level.name, self.baseline.name} & set(opponents):
+            raise ValueError(f"the opponents' names must differ from each other and from the level's and the "
+                             f"baseline's: {', '.join(names)}")
+        if self.deals < 1 or self.first_deal < 0:
+            raise ValueError(f"a gauntlet needs deals >= 1 and first_deal >= 0, not {self.deals} and "
+                             f"{self.first_deal}")
+        if self.time_ms < 1 or self.grace_ms < 0:
+            raise ValueError(f"time_ms must be positive and grace_ms not negative, not {self.time_ms} "
+                             f"and {self.grace_ms}")
+
+
+@dataclass(frozen=True, slots=True)
+class GauntletDeal:
+    """One duplicate deal against one opponent: the level's and the baseline's mean point
+    difference per round over the opponent (``None``: forfeited by an engine)."""
+
+    opponent: int
+    index: int
+    level: float | None
+    baseline: float | None
+    problem: str = ""
+
+
+@dataclass(slots=True)
+class GauntletOutcome:
+    """Every deal's outcome, by opponent then deal."""
+
+    config: GauntletConfig
+    deals: list[GauntletDeal] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class _Task:
+    opponent: int
+    start: int
+    stop: int
+
+
+_ENGINES: dict[tuple[str, int], EngineProcess] = {}
+"""This process's running external engines, one per entrant and seat, reused across games."""
+
+
+def _agent(config: GauntletConfig, entrant: Entrant, seat: int, seed: int) -> Agent:
+    if entrant.make is not None:
+        return entrant.make(seed=seed)
+    key = (entrant.name, seat)
+    if key not in _ENGINES:
+        _ENGINES[key] = EngineProcess(entrant.name, entrant.command)
+    return EngineAgent(_ENGINES[key], seed, time_ms=config.time_ms, grace_ms=config.grace_ms)
+
+
+def close_engines() -> None:
+    """Stop this process's external engines."""
+    while _ENGINES:
+        _ENGINES.popitem()[1].close()
+
+
+def _margin(config: GauntletConfig, player: Entrant, opponent: Entrant, index: int) -> float:
+    """``player``'s mean point difference per round over ``opponent`` on deal ``index``; the
+    opponent's seeds depend on the deal and seat only, the same for the level and the baseline."""
+    rules = config.rules
+    deal = bench_deal(rules, config.seed, index)
+    total = 0.0
+    for rotation in range(rules.sides):
+        agents = [
+            _agent(config, (player, opponent)[member], seat,
+                   derive_seed(config.seed, "gauntlet", index, rotation, seat, member))
+            for seat, member in enumerate(seating(rules, rotation))
+        ]
+        total += side_difference(play_round(rules, deal, agents).points, rotation)
+    return total / rules.sides
+
+
+def _play(config: GauntletConfig, opponent: int, index: int) -> GauntletDeal:
+    against = config.opponents[opponent]
+    try:
+        level = _margin(config, config.level, against, index)
+        baseline = _margin(config, config.baseline, against, index)
+    except EngineError as error:
+        return GauntletDeal(opponent, index, None, None, f"deal {index}: {error}")
+    return GauntletDeal(opponent, index, level, baseline)
+
+
+def _run_task(config: GauntletConfig, task: _Task) -> list[GauntletDeal]:
+    return [_play(config, task.opponent, index) for index in range(task.start, task.stop)]
+
+
+def _tasks(config: GauntletConfig, workers: int) -> Iterator[_Task]:
+    chunk = max(1, min(25, math.ceil(config.deals * len(config.opponents) / (4 * workers))))
+    stop = config.first_deal + config.deals
+    for opponent in range(len(config.opponents)):
+        for start in range(config.first_deal, stop, chunk):
+            yield _Task(opponent, start, min(stop, start + chunk))
+
+
+def run_gauntlet(config: GauntletConfig, workers: int | Executor = 1,
+                 progress: Callable[[int], None] | None = None) -> GauntletOutcome:
+    """Play every opponent on every deal, on ``workers`` local processes (1: in this process) or
+    on an entered :class:`~kseri.bench.executors.Executor`: the outcome is the same.
+
+    ``progress`` is called with the number of deals each finished piece of work held (they add
+    up to ``deals`` times the number of opponents).
+    """
+    if isinstance(workers, int):
+        with local_executor(workers) as executor:
+            return run_gauntlet(config, executor, progress)
+    tasks = list(_tasks(config, workers.workers))
+    results: dict[int, list[GauntletDeal]] = {}
+    for index, result in workers.map(partial(_run_task, config), tasks, cleanup=close_engines):
+        results[index] = result
+        if progress is not None:
+            progress(tasks[index].stop - tasks[index].start)
+    return GauntletOutcome(config, [deal for index in range(len(tasks)) for deal in results[index]])
+
+
+def paired_gain(level: Sequence[float], baseline: Sequence[float], confidence: float = 0.95) -> Interval:
+    """The mean of ``level[i] - baseline[i]`` (two results on the same deals) with its Student-t
+    interval: the level's gain over the baseline, each deal's luck cancelled."""
+    if len(level) != len(baseline):
+        raise ValueError(f"paired results need as many values on each side, not {len(level)} and "
+                         f"{len(baseline)}")
+    return mean_interval([a - b for a, b in zip(level, baseline, strict=True)], confidence)
+
+
+def pooled_gain(outcome: GauntletOutcome, confidence: float = 0.95) -> Interval | None:
+    """The gain over the baseline averaged over the opponents, deal by deal (a deal counts when
+    every opponent's game on it was scored), with its interval; ``None`` when no deal counts."""
+    count = len(outcome.config.opponents)
+    per_deal: dict[int, list[float]] = {}
+    for deal in outcome.deals:
+        if deal.level is not None and deal.baseline is not None:
+            per_deal.setdefault(deal.index, []).append(deal.level - deal.baseline)
+    means = [sum(gains) / count for gains in per_deal.values() if len(gains) == count]
+    return mean_interval(means, confidence) if means else None

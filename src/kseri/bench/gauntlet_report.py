@@ -1,0 +1,136 @@
+"""A gauntlet's summary: per opponent the level's margin, the baseline's, and the paired gain,
+as JSON, a Rich table and a plot.
+
+The summary is a JSON-ready dict (:func:`summarize`); the table (:func:`render`) and the PNG
+(:func:`plot`) are drawn from it, so all three agree.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Final
+
+from rich.console import Console
+from rich.table import Table
+
+from kseri.bench.gauntlet import GauntletOutcome, paired_gain, pooled_gain
+from kseri.bench.stats import Interval, mean_interval
+
+FORMAT: Final = 1
+"""The version of the summary's JSON layout."""
+
+
+def _figure(interval: Interval | None) -> dict[str, float | None]:
+    if interval is None:
+        return {"mean": None, "low": None, "high": None}
+    return {name: None if value is None else round(value, 4)
+            for name, value in (("mean", interval.estimate), ("low", interval.low), ("high", interval.high))}
+
+
+def summarize(outcome: GauntletOutcome, confidence: float = 0.95) -> dict[str, Any]:
+    """The gauntlet's results with their intervals, as JSON-ready values."""
+    config = outcome.config
+    rows: list[dict[str, Any]] = []
+    forfeits: list[dict[str, str]] = []
+    for number, opponent in enumerate(config.opponents):
+        deals = [deal for deal in outcome.deals if deal.opponent == number]
+        scored = [deal for deal in deals if deal.level is not None and deal.baseline is not None]
+        level = [deal.level for deal in scored if deal.level is not None]
+        baseline = [deal.baseline for deal in scored if deal.baseline is not None]
+        forfeits += [{"opponent": opponent.name, "problem": deal.problem} for deal in deals if deal.problem]
+        rows.append({
+            "opponent": opponent.name,
+            "played": len(deals),
+            "scored": len(scored),
+            "level": _figure(mean_interval(level, confidence) if level else None),
+            "baseline": _figure(mean_interval(baseline, confidence) if baseline else None),
+            "gain": _figure(paired_gain(level, baseline, confidence) if level else None),
+            "per_deal": {"index": [deal.index for deal in scored], "level": level, "baseline": baseline},
+        })
+    gains = [row["gain"]["mean"] for row in rows if row["gain"]["mean"] is not None]
+    return {
+        "format": FORMAT,
+        "config": {
+            "level": config.level.describe(),
+            "baseline": config.baseline.describe(),
+            "opponents": [opponent.describe() for opponent in config.opponents],
+            "rules": config.rules.options(),
+            "deals": config.deals,
+            "first_deal": config.first_deal,
+            "seed": config.seed,
+            "time_ms": config.time_ms,
+            "grace_ms": config.grace_ms,
+            "confidence": confidence,
+        },
+        "opponents": rows,
+        "pooled_gain": _figure(pooled_gain(outcome, confidence)),
+        "worst_gain": min(gains) if gains else None,
+        "forfeits": forfeits,
+    }
+
+
+def _span(figure: dict[str, float | None]) -> str:
+    mean, low, high = figure["mean"], figure["low"], figure["high"]
+    if mean is None:
+        return "—"
+    if low is None or high is None:
+        return f"{mean:+.2f}"
+    return f"{mean:+.2f} [{low:+.2f}, {high:+.2f}]"
+
+
+def render(summary: dict[str, Any], console: Console) -> None:
+    """Print one row per opponent, the pooled gain, and the forfeits."""
+    config = summary["config"]
+    level, baseline = config["level"]["name"], config["baseline"]["name"]
+    percent = round(config["confidence"] * 100)
+    table = Table(title=f"gauntlet of {level} on {config['rules']['name']}: points per round over each "
+                        f"opponent, duplicate deals, {percent}% intervals")
+    for column in ("opponent", "deals", f"{level} margin", f"{baseline} margin", f"gain over {baseline}"):
+        table.add_column(column)
+    for row in summary["opponents"]:
+        table.add_row(row["opponent"], str(row["scored"]), _span(row["level"]), _span(row["baseline"]),
+                      _span(row["gain"]))
+    table.add_row("all (mean)", "", "", "", _span(summary["pooled_gain"]))
+    console.print(table)
+    for item in summary["forfeits"][:5]:
+        console.print(f"[red]{item['opponent']} forfeited[/red]: {item['problem']}", highlight=False)
+    if len(summary["forfeits"]) > 5:
+        console.print(f"[red]… {len(summary['forfeits'])} forfeits in all[/red]")
+
+
+def plot(summary: dict[str, Any], path: Path) -> None:
+    """Write a PNG: per opponent the level's and the baseline's margins, and the paired gain."""
+    # Imported here: matplotlib takes longer to import than the rest of the ``kseri`` command.
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    config = summary["config"]
+    rows = [row for row in summary["opponents"] if row["gain"]["mean"] is not None]
+    names = [row["opponent"] for row in rows]
+    figure = Figure(figsize=(11, max(3.5, 0.45 * len(rows) + 2)), layout="constrained")
+    FigureCanvasAgg(figure)
+    margins, gains = figure.subplots(1, 2, sharey=True)
+    positions = list(range(len(rows)))
+
+    def bars(axes: Any, key: str, offset: float, label: str) -> None:
+        means = [row[key]["mean"] for row in rows]
+        lows = [row[key]["mean"] - (row[key]["low"] if row[key]["low"] is not None else row[key]["mean"])
+                for row in rows]
+        highs = [(row[key]["high"] if row[key]["high"] is not None else row[key]["mean"]) - row[key]["mean"]
+                 for row in rows]
+        axes.errorbar(means, [p + offset for p in positions], xerr=[lows, highs], fmt="o", capsize=3,
+                      label=label)
+
+    bars(margins, "level", 0.15, config["level"]["name"])
+    bars(margins, "baseline", -0.15, config["baseline"]["name"])
+    margins.set_yticks(positions, names)
+    margins.axvline(0, color="grey", linewidth=0.8)
+    margins.set_xlabel("points per round over the opponent")
+    margins.set_title("margin against each opponent")
+    margins.legend()
+    bars(gains, "gain", 0.0, f"{config['level']['name']} less {config['baseline']['name']}")
+    gains.axvline(0, color="grey", linewidth=0.8)
+    gains.set_xlabel("points per round, paired by deal")
+    gains.set_title(f"gain over {config['baseline']['name']}, {round(config['confidence'] * 100)}% intervals")
+    figure.suptitle(f"gauntlet on {config['rules']['name']}, {config['deals']} duplicate deals")
+    figure.savefig(path, format="png", dpi=100)

@@ -1,0 +1,185 @@
+"""``kseri gauntlet``: a level against a pool of opponents of other styles, paired with the expert."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from functools import partial
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
+from kseri.agents.base import AGENTS, STYLES
+from kseri.agents.exploiter import DEFAULT_WORLDS, ExploiterAgent
+from kseri.bench.executors import ClusterError, Executor, RayCluster, local_executor
+from kseri.bench.gauntlet import Entrant, GauntletConfig, builtin, engine, run_gauntlet
+from kseri.bench.gauntlet_report import plot, render, summarize
+from kseri.cli.command import RayOptionCommand, app, ray_option, rules_spec
+from kseri.rules import Rules, RulesError
+
+NOISY_TEMPERATURES = (0.5, 1.0, 2.0)
+"""The noisy experts' temperatures in the default pool, in points."""
+ISMCTS_SIMULATIONS = 50
+"""IS-MCTS's simulations a move in the default pool (200, its own default, takes seconds a deal)."""
+
+
+def default_pool(ismcts_simulations: int = ISMCTS_SIMULATIONS) -> list[Entrant]:
+    """The opponents none of which the master's model assumes: the baselines, noisy experts, the
+    Pisti hunter, the defensive player, IS-MCTS (when OpenSpiel is installed) and the expert served
+    as an external engine over the engine protocol."""
+    pool = [builtin("random"), builtin("greedy"), builtin("learned")]
+    pool += [builtin("noisy-expert", f"noisy-expert-{temperature:g}", temperature=temperature)
+             for temperature in NOISY_TEMPERATURES]
+    pool += [builtin("pisti-hunter"), builtin("defensive")]
+    ismcts = ismcts_entrant(ismcts_simulations)
+    if ismcts is not None:
+        pool.append(ismcts)
+    pool.append(engine(f"expert-engine={sys.executable} -m kseri engine --level expert"))
+    return pool
+
+
+def ismcts_entrant(simulations: int) -> Entrant | None:
+    """OpenSpiel's IS-MCTS (:mod:`kseri.rl.ismcts`) as an opponent, ``None`` without the
+    ``kseri[rl]`` extra."""
+    try:
+        from kseri.rl.ismcts import ISMCTSAgent
+    except ImportError:
+        return None
+    ISMCTSAgent(simulations=simulations)  # a bad count fails now, not in a worker
+    return Entrant("ismcts", make=partial(ISMCTSAgent, simulations=simulations),
+                   description=f"ismcts(simulations={simulations})")
+
+
+def level_options(strength: float | None, iterations: int | None) -> dict[str, Any]:
+    """A level's options from the command line (those given)."""
+    options: dict[str, Any] = {}
+    if strength is not None:
+        options["strength"] = strength
+    if iterations is not None:
+        options["iterations"] = iterations
+    return options
+
+
+def level_entrant(level: str, strength: float | None, iterations: int | None, prefix: str = "") -> Entrant:
+    """The level under test with its options, named after them."""
+    options = level_options(strength, iterations)
+    label = prefix + level
+    if strength is not None:
+        label += f"@{strength:g}"
+    if iterations is not None:
+        label += f"/{iterations}"
+    return builtin(level, label, **options)
+
+
+def exploiter_entrant(level: str, strength: float | None, iterations: int | None, worlds: int) -> Entrant:
+    """The exploiter of ``level`` (:class:`~kseri.agents.exploiter.ExploiterAgent`), the level with
+    its options as its target."""
+    options = level_options(strength, iterations)
+    try:
+        ExploiterAgent(target=level, worlds=worlds, **options)  # bad options fail now, not in a worker
+    except TypeError as error:
+        raise ValueError(f"bad options for {level!r}: {error}") from None
+    text = "".join(f", {key}={value}" for key, value in options.items())
+    make = partial(ExploiterAgent, target=level, worlds=worlds, **options)
+    return Entrant(f"exploiter-of-{level}", make=make,
+                   description=f"exploiter(target={level}, worlds={worlds}{text})")
+
+
+@app.command("gauntlet", cls=RayOptionCommand)
+def gauntlet_command(
+    level: Annotated[str, typer.Argument(help=f"The level to test: {', '.join(AGENTS)} (or a style).")],
+    rules_text: Annotated[str, typer.Option(
+        "--rules", callback=rules_spec, help="Rule set: a preset with overrides.")] = "greek",
+    deals: Annotated[int, typer.Option(help="Duplicate deals per opponent.")] = 200,
+    opponents: Annotated[list[str] | None, typer.Option(
+        "--opponent", help="Play only these opponents of the pool (repeatable); default: all of it.")] = None,
+    engines: Annotated[list[str] | None, typer.Option(
+        "--engine", help="Add an external engine as NAME=COMMAND (repeatable).")] = None,
+    strength: Annotated[float | None, typer.Option(
+        help="The level's strength, 0 to 1 (expert, master).")] = None,
+    iterations: Annotated[int | None, typer.Option(help="The master's worlds a move.")] = None,
+    baseline: Annotated[str, typer.Option(help="The level the gains are measured over.")] = "expert",
+    exploit: Annotated[bool, typer.Option(
+        "--exploit", help="Play the exploiter of LEVEL (a search whose opponents play LEVEL's policy) "
+                          "against LEVEL itself, instead of LEVEL against the pool.")] = False,
+    exploit_worlds: Annotated[int, typer.Option(
+        "--exploit-worlds", help="The exploiter's worlds a move.")] = DEFAULT_WORLDS,
+    ismcts_simulations: Annotated[int, typer.Option(
+        "--ismcts-simulations", help="IS-MCTS's simulations a move.")] = ISMCTS_SIMULATIONS,
+    first_deal: Annotated[int, typer.Option(
+        "--first-deal", help="Index of the first deal: runs over consecutive ranges pool deal by deal.")] = 0,
+    seed: Annotated[int, typer.Option(
+        help="Gauntlet seed: the same seed gives the same deals and results.")] = 1,
+    workers: Annotated[int, typer.Option(help="Worker processes (0: one per CPU core).")] = 0,
+    ray: Annotated[str | None, ray_option()] = None,
+    time_ms: Annotated[int, typer.Option("--time-ms", help="Thinking time per play for engines.")] = 1000,
+    grace_ms: Annotated[int, typer.Option("--grace-ms", help="Extra wait before an engine forfeits.")] = 1000,
+    json_path: Annotated[Path | None, typer.Option("--json", help="Write the summary as JSON here.")] = None,
+    plot_path: Annotated[Path | None, typer.Option(
+        "--plot", help="Write the margins and gains as a PNG.")] = None,
+) -> None:
+    """Play LEVEL and the baseline against each opponent of the pool on the same duplicate deals;
+    print each margin and the paired gain over the baseline with intervals."""
+    console = Console()
+    errors = Console(stderr=True)
+    try:
+        if workers < 0:
+            raise ValueError(f"workers must be 0 (one per core) or more, not {workers}")
+        if workers and ray is not None:
+            raise ValueError("give --workers (local processes) or --ray (a cluster's CPUs), not both")
+        if level not in AGENTS and level not in STYLES:
+            raise ValueError(f"unknown bot level {level!r}; the levels are: {', '.join(AGENTS)}; "
+                             f"the styles are: {', '.join(STYLES)}")
+        pool = default_pool(ismcts_simulations)
+        tested = level_entrant(level, strength, iterations)
+        if exploit:
+            tested, pool = exploiter_entrant(level, strength, iterations, exploit_worlds), [
+                level_entrant(level, strength, iterations, prefix="target-")]
+        elif opponents:
+            names = {entrant.name: entrant for entrant in pool}
+            unknown = [name for name in opponents if name not in names]
+            if unknown:
+                raise ValueError(f"no opponent {', '.join(map(repr, unknown))} in the pool; it holds: "
+                                 f"{', '.join(names)}")
+            pool = [names[name] for name in opponents]
+        elif not any(entrant.name == "ismcts" for entrant in pool):
+            errors.print("note: IS-MCTS is left out of the pool: OpenSpiel is not installed (kseri[rl])")
+        pool += [engine(spec) for spec in engines or []]
+        config = GauntletConfig(tested, tuple(pool),
+                                Rules.from_spec(rules_text), deals, seed, builtin(baseline), time_ms,
+                                grace_ms, first_deal)
+    except (ValueError, RulesError) as error:
+        errors.print(f"[red]error:[/red] {escape(str(error))}", highlight=False)
+        raise typer.Exit(2) from None
+    local = workers or os.cpu_count() or 1
+    executor: Executor = RayCluster(ray) if ray is not None else local_executor(local)
+    try:
+        with executor, Progress(
+            TextColumn("[bold]gauntlet"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+            TimeRemainingColumn(), console=errors,
+        ) as progress:
+            bar = progress.add_task("deals", total=deals * len(config.opponents))
+            outcome = run_gauntlet(config, executor, lambda done: progress.advance(bar, done))
+    except ClusterError as error:
+        errors.print(f"[red]error:[/red] {escape(str(error))}", highlight=False)
+        raise typer.Exit(2) from None
+    summary = summarize(outcome)
+    render(summary, console)
+    if json_path is not None:
+        json_path.write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        console.print(f"summary written to {json_path}", highlight=False)
+    if plot_path is not None:
+        plot(summary, plot_path)
+        console.print(f"plot written to {plot_path}", highlight=False)
