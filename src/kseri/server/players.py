@@ -1,8 +1,8 @@
 """The players' layer of the server: accounts, ratings, pairing, profiles, leaderboards and
 post-game analysis, tied to the tables (``docs/players.md``).
 
-:class:`Players` lives in ``app.state.players``; :func:`install` adds its routes. A table's
-``on_over`` hook rates a rated match when it ends (played out or abandoned).
+:class:`Players` lives in ``app.state.players``; :data:`router` holds its routes. The tables
+tell :func:`rate_match` of each match that ends (played out or abandoned), to rate it.
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ import json
 import logging
 import os
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from concurrent.futures import ProcessPoolExecutor
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, FastAPI, Query, Request, WebSocket
+from fastapi import APIRouter, Query, Request, WebSocket
 from fastapi.responses import StreamingResponse
 from sqlalchemy import Column, ForeignKey, String, Table, Text, insert, select
 
@@ -25,7 +25,7 @@ from kseri.analysis import analyse_record
 from kseri.engine import KSERI_KINDS
 from kseri.records import match_from_record
 from kseri.rules import PRESETS, Rules
-from kseri.server import accounts, db, pairing
+from kseri.server import accounts, db
 from kseri.server.accounts import COOKIE, DELETED_NAME, AccountError, Accounts, User, errors, username_key
 from kseri.server.limits import KeyedBuckets
 from kseri.server.pairing import Pairing, Seek
@@ -43,9 +43,8 @@ from kseri.server.ratings import (
     side_ranks,
     user_ratings,
 )
-from kseri.server.room import GameTable
-from kseri.server.settings import ServerSettings
-from kseri.server.workers import SearchPool
+from kseri.server.registry import Change, TableRegistry
+from kseri.server.room import GameTable, SeatState
 
 log = logging.getLogger("kseri.server")
 
@@ -63,10 +62,6 @@ analyses = Table(
     Column("data", Text, nullable=False),
 )
 
-OpenRated = Callable[[str, int], Awaitable[GameTable]]
-"""Opens a rated table of a family with a clock, every seat free and not public."""
-
-
 def _lower_priority() -> None:
     """Run the analysis worker below the server's priority: play stays quick on a busy machine."""
     with contextlib.suppress(OSError):
@@ -81,21 +76,18 @@ def _analyse(record: dict[str, Any]) -> dict[str, Any]:
 class Players:
     """Accounts, ratings, pairing and analyses over the server's database and live tables."""
 
-    def __init__(self, store: db.Store, live: dict[str, GameTable], settings: ServerSettings,
-                 open_rated: OpenRated, search: SearchPool,
+    def __init__(self, store: db.Store, tables: TableRegistry,
                  table_allowance: KeyedBuckets | None = None) -> None:
         self.store = store
-        self.search = search
-        self.live = live
-        self.settings = settings
-        self.open_rated = open_rated
+        self.tables = tables
+        self.live = tables.live
+        settings = self.settings = tables.settings
         self.accounts = Accounts(store, settings.limits.signups_per_hour, settings.limits.failed_signins)
         self.pairing = Pairing(self._seat_group, settings.bot_offer, settings.limits, table_allowance,
                                self.rated_table_of)
         self._workers: ProcessPoolExecutor | None = None
-        self.tell_peers: Callable[[dict[str, Any]], None] = lambda change: None
-        """In a cluster, tells the other processes of a change to accounts (``server/relay.py``)."""
         self._analysing: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        tables.listen(self._heard)
 
     def start(self) -> None:
         """Begin pairing."""
@@ -107,9 +99,12 @@ class Players:
         if self._workers is not None:
             self._workers.shutdown(wait=False, cancel_futures=True)
 
-    def attach(self, table: GameTable) -> None:
-        """Hook a table so that a rated match is rated when it ends."""
-        table.on_over = self.match_over
+    def _heard(self, change: Change) -> None:
+        """Another process changed an account (:meth:`claim`, :meth:`delete` there)."""
+        if change["op"] == "seats-claimed":
+            self.seats_claimed(change["user"], [tuple(seat) for seat in change["seats"]])
+        elif change["op"] == "user-deleted":
+            self.user_deleted(change["user"])
 
     async def websocket_user(self, websocket: WebSocket) -> str | None:
         """The account a WebSocket's session cookie signs in, if any."""
@@ -123,7 +118,7 @@ class Players:
         claimed = await self.accounts.claim(user, grants)
         seats = [(entry["table"], entry["seat"]) for entry in claimed]
         self.seats_claimed(user.id, seats)
-        self.tell_peers({"op": "seats-claimed", "user": user.id, "seats": seats})
+        self.tables.tell_peers({"op": "seats-claimed", "user": user.id, "seats": seats})
         return claimed
 
     def seats_claimed(self, user_id: str, seats: list[tuple[str, int]]) -> None:
@@ -137,7 +132,7 @@ class Players:
         """Delete an account: its ratings and sessions go, its seats show a deleted player."""
         await self.accounts.delete(user, password, forget=[rating_history, ratings])
         self.user_deleted(user.id)
-        self.tell_peers({"op": "user-deleted", "user": user.id})
+        self.tables.tell_peers({"op": "user-deleted", "user": user.id})
 
     def user_deleted(self, user_id: str) -> None:
         """Show a deleted account's seats at the live tables here as a deleted player's; drop
@@ -159,7 +154,9 @@ class Players:
 
     async def _seat_group(self, family: str, clock: int, seeks: list[Seek]) -> None:
         """A rated table for a group of seeks, each seat bound to its account."""
-        table = await self.open_rated(family, clock)
+        free = [SeatState("human", None, None, None) for _ in seeks]
+        table = await self.tables.create(Rules.from_spec(family), free, casual=False, public=False,
+                                         clock=clock, rated=True)
         batch = db.Batch()
         for seat, seek in enumerate(seeks):
             _, token = await table.take_seat(seat, seek.username)
@@ -167,41 +164,6 @@ class Players:
             batch.updates.append(db.set_seat(table.id, seat, user_id=seek.user))
             seek.seat = {"table": table.id, "seat": seat, "token": token}
         await self.store.write(batch)
-
-    # -- ratings ---------------------------------------------------------------------------------
-
-    async def match_over(self, table: GameTable) -> None:
-        """Rate a rated match that has ended (the tables' ``on_over`` hook)."""
-        if not table.rated:
-            return
-        family = family_of(table.rules)
-        state = table.state
-        match = state.match
-        if family is None or match is None or state.winner is None:
-            return
-        users = [seat.user for seat in table.seats]
-        if any(user is None for user in users):
-            log.warning("rated table %s has a seat without an account: not rated", table.id)
-            return
-        played = {play.seat for plays in match.plays for play in plays}
-        if len(played) < table.rules.players:  # a seat never played (never came): aborted
-            log.warning("rated table %s: seats %s never played, the match is aborted, not rated", table.id,
-                     sorted(set(range(table.rules.players)) - played))
-            return
-        if await rated_together(self.store, [user or "" for user in users],
-                                time.time() - REPEAT_WINDOW) >= REPEAT_GAMES:
-            log.warning("rated table %s: these players were rated together %d times within %g s: not rated",
-                     table.id, REPEAT_GAMES, REPEAT_WINDOW)
-            return
-        rules = table.rules
-        teams = [[users[seat] or "" for seat in range(rules.players) if rules.side_of(seat) == side]
-                 for side in range(rules.sides)]
-        forfeit = None if state.forfeit is None else rules.side_of(state.forfeit[0])
-        ranks = side_ranks(rules.sides, state.winner, match.totals, forfeit)
-        try:
-            await record_match(self.store, table.id, family, teams, ranks)
-        except Exception:
-            log.exception("could not rate table %s", table.id)
 
     # -- profiles, games, data -------------------------------------------------------------------
 
@@ -238,7 +200,7 @@ class Players:
             stored = await self.store.load(table_id)
             if stored is None:
                 return None
-            table = GameTable.restore(stored, self.store, self.settings, self.search)
+            table = GameTable.restore(stored, self.store, self.settings, self.tables.search)
         return table.record() if table.state.match is not None else None
 
     async def stream_games(self, user_id: str, family: str | None,
@@ -337,6 +299,40 @@ class Players:
         return await asyncio.shield(running)
 
 
+async def rate_match(store: db.Store, table: GameTable) -> None:
+    """Rate a rated match that has ended (the tables are told of each one that ends)."""
+    if not table.rated:
+        return
+    family = family_of(table.rules)
+    state = table.state
+    match = state.match
+    if family is None or match is None or state.winner is None:
+        return
+    users = [seat.user for seat in table.seats]
+    if any(user is None for user in users):
+        log.warning("rated table %s has a seat without an account: not rated", table.id)
+        return
+    played = {play.seat for plays in match.plays for play in plays}
+    if len(played) < table.rules.players:  # a seat never played (never came): aborted
+        log.warning("rated table %s: seats %s never played, the match is aborted, not rated", table.id,
+                 sorted(set(range(table.rules.players)) - played))
+        return
+    if await rated_together(store, [user or "" for user in users],
+                            time.time() - REPEAT_WINDOW) >= REPEAT_GAMES:
+        log.warning("rated table %s: these players were rated together %d times within %g s: not rated",
+                 table.id, REPEAT_GAMES, REPEAT_WINDOW)
+        return
+    rules = table.rules
+    teams = [[users[seat] or "" for seat in range(rules.players) if rules.side_of(seat) == side]
+             for side in range(rules.sides)]
+    forfeit = None if state.forfeit is None else rules.side_of(state.forfeit[0])
+    ranks = side_ranks(rules.sides, state.winner, match.totals, forfeit)
+    try:
+        await record_match(store, table.id, family, teams, ranks)
+    except Exception:
+        log.exception("could not rate table %s", table.id)
+
+
 def _result(record: dict[str, Any], side: int) -> Literal["win", "loss", "draw"]:
     winner = record.get("winner")
     if winner is None:
@@ -409,15 +405,3 @@ async def analysis(table_id: str, request: Request) -> dict[str, Any]:
     if len(table_id) > 40:
         raise AccountError(404, "no-such-table", "there is no such table")
     return await _players(request).analysis(table_id)
-
-
-def install(app: FastAPI) -> None:
-    """Add the players' routes and error answers to the application."""
-    app.add_exception_handler(AccountError, _account_error)  # type: ignore[arg-type]
-    app.include_router(accounts.router)
-    app.include_router(pairing.router)
-    app.include_router(router)
-
-
-async def _account_error(_request: Request, error: AccountError) -> Any:
-    return error.response()

@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Coroutine
 from contextlib import suppress
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from fastapi import WebSocket
 from orjson import Fragment
@@ -367,6 +367,40 @@ class Connection:
                 await self.websocket.close()
 
 
+class Fence(Protocol):
+    """What guards a table's commits: in a cluster, its lease (``server/cluster.py``)."""
+
+    def seal(self, table: GameTable, batch: db.Batch) -> None:
+        """Add to ``batch`` the checks its commit must pass (the lease's fencing number)."""
+
+    def lost(self, table: GameTable) -> None:
+        """A commit was refused by the fence: another process owns the table now."""
+
+    def turn_began(self, table: GameTable) -> float | None:
+        """When (``time.monotonic()``) the turn of a table just built or restored began, if the
+        fence knows it (a clock keeps counting across processes); ``None``: now."""
+
+
+class Unfenced:
+    """The fence of a table no other process can own (a single process)."""
+
+    def seal(self, table: GameTable, batch: db.Batch) -> None:
+        """Nothing to check."""
+
+    def lost(self, table: GameTable) -> None:
+        """Never happens: nothing is checked."""
+
+    def turn_began(self, table: GameTable) -> float | None:
+        """Unknown: the turn begins now."""
+        return None
+
+
+UNFENCED = Unfenced()
+
+Finished = Callable[["GameTable"], Coroutine[Any, Any, None]]
+"""Told of a match played or abandoned to its end (the players' layer rates it)."""
+
+
 @dataclass(slots=True)
 class SeatState:
     """A seat: who sits there, and (for people) their connection's state."""
@@ -391,7 +425,7 @@ class GameTable:
 
     def __init__(self, table_id: str, row: dict[str, Any], seats: list[SeatState],
                  rounds: list[RoundSecret], store: db.Store, settings: ServerSettings,
-                 search: SearchPool) -> None:
+                 search: SearchPool, *, fence: Fence = UNFENCED, finished: Finished | None = None) -> None:
         self.id = table_id
         self.rules = Rules.from_options(json.loads(row["rules"]))
         self.rules_json = self.rules.options()
@@ -403,8 +437,8 @@ class GameTable:
         self.rematch_of: str | None = row["rematch_of"]
         self.rated: bool = bool(row.get("rated"))
         """A rated match (``server/ratings.py``): abandoning it past the grace period loses it."""
-        self.on_over: Callable[[GameTable], Coroutine[Any, Any, None]] | None = None
-        """Called once a match played or abandoned here is over (the ratings' hook)."""
+        self.finished = finished
+        """Told once a match played or abandoned here is over (the ratings)."""
         self.seats = seats
         self.rounds = rounds
         self.events: list[Event] = []
@@ -424,10 +458,8 @@ class GameTable:
         self._spectator_backlogs: dict[tuple[int, int], list[str]] = {}
         self._timer: asyncio.TimerHandle | None = None
         self._tasks: set[asyncio.Task[None]] = set()
-        self.fence: Callable[[db.Batch], None] | None = None
-        """In a cluster, adds the lease's fencing check to each batch (``server/cluster.py``)."""
-        self.on_lost: Callable[[], None] | None = None
-        """In a cluster, called when a commit is refused because another process took the table."""
+        self.fence = fence
+        """Guards each commit (in a cluster, the lease's fencing number)."""
         self.stopped = False
         """Stopped for good (let go): no automatic step runs again."""
 
@@ -435,29 +467,34 @@ class GameTable:
 
     @classmethod
     def restore(cls, stored: db.StoredTable, store: db.Store, settings: ServerSettings,
-                search: SearchPool) -> GameTable:
+                search: SearchPool, *, fence: Fence = UNFENCED,
+                finished: Finished | None = None) -> GameTable:
         """Rebuild a table from the database by replaying its log through the engine."""
         seats = [SeatState(s["kind"], s["level"], s["name"], s["token_hash"], s.get("user_id"))
                  for s in stored.seats]
         rounds = [RoundSecret(r["secret"], r["commitment"], r["dealer"]) for r in stored.rounds]
-        table = cls(stored.row["id"], stored.row, seats, rounds, store, settings, search)
+        table = cls(stored.row["id"], stored.row, seats, rounds, store, settings, search,
+                    fence=fence, finished=finished)
         for row in stored.events:
             event = Event.from_row(row)
             table.state.apply(event)
             table.events.append(event)
+        table._resume_clock()
         return table
 
     @classmethod
     def new(cls, table_id: str, rules: Rules, seats: list[SeatState], *, casual: bool, public: bool,
             clock: int | None, store: db.Store, settings: ServerSettings, search: SearchPool,
-            rematch_of: str | None = None, rated: bool = False) -> tuple[GameTable, db.Batch]:
-        """A new table and the batch that stores it."""
+            rematch_of: str | None = None, rated: bool = False, fence: Fence = UNFENCED,
+            finished: Finished | None = None) -> tuple[GameTable, db.Batch]:
+        """A new table and the batch that stores it (sealed by its ``fence``)."""
         first_dealer = secrets.randbelow(rules.players)
         row = {"id": table_id, "created": time.time(), "rules": dumps(rules.options()),
                "casual": casual, "public": public, "clock": clock, "first_dealer": first_dealer,
                "finished": False, "rematch_of": rematch_of, "rematch": None, "rated": rated}
         fair = RoundSecret.fresh(first_dealer)
-        table = cls(table_id, row, seats, [fair], store, settings, search)
+        table = cls(table_id, row, seats, [fair], store, settings, search, fence=fence, finished=finished)
+        table._resume_clock()
         batch = db.Batch()
         batch.insert(db.tables, **row)
         for index, seat in enumerate(seats):
@@ -465,7 +502,14 @@ class GameTable:
                          name=seat.name, token_hash=seat.token_hash, user_id=seat.user)
         batch.insert(db.rounds, table_id=table_id, round=0, secret=fair.secret,
                      commitment=fair.commitment, dealer=fair.dealer)
+        fence.seal(table, batch)
         return table, batch
+
+    def _resume_clock(self) -> None:
+        """Count the turn from when it began, on whichever process (as the fence knows it)."""
+        began = self.fence.turn_began(self)
+        if began is not None:
+            self.turn_since = self.pending_since = began
 
     # -- public information --------------------------------------------------------------------
 
@@ -784,9 +828,9 @@ class GameTable:
             self._finished()
 
     def _finished(self) -> None:
-        """Run the :attr:`on_over` hook off the caller's path."""
-        if self.on_over is not None:
-            task = asyncio.create_task(self.on_over(self))
+        """Tell :attr:`finished` off the caller's path."""
+        if self.finished is not None:
+            task = asyncio.create_task(self.finished(self))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
@@ -826,14 +870,13 @@ class GameTable:
         batch = batch or db.Batch()
         for event in new:
             batch.insert(db.events, **event.row(self.id))
-        if self.fence is not None:
-            self.fence(batch)
+        self.fence.seal(self, batch)
         try:
             await self.store.write(batch)
         except Exception as error:
-            if isinstance(error, db.FenceLost) and self.on_lost is not None:
+            if isinstance(error, db.FenceLost):
                 log.warning("table %s: the lease's fence refused a commit; another process owns it", self.id)
-                self.on_lost()
+                self.fence.lost(self)
             else:
                 log.exception("could not store events at table %s", self.id)
             self.state = GameState(self.id, self.rules, self.rounds)
