@@ -12,7 +12,8 @@ from kseri.rules import Rules
 from kseri.server import db
 from kseri.server.cluster import Elsewhere, Fenced, Leases
 from kseri.server.protocol import ProtocolError
-from kseri.server.room import GameTable, SeatState
+from kseri.server.room import GameTable
+from kseri.server.seats import SeatState
 from kseri.server.settings import ServerSettings
 from kseri.server.workers import SearchPool
 

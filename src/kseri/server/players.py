@@ -44,7 +44,8 @@ from kseri.server.ratings import (
     user_ratings,
 )
 from kseri.server.registry import Change, TableRegistry
-from kseri.server.room import GameTable, SeatState
+from kseri.server.room import GameTable
+from kseri.server.seats import SeatState
 
 log = logging.getLogger("kseri.server")
 

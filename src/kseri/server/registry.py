@@ -27,13 +27,15 @@ from starlette.websockets import WebSocketState
 
 from kseri.rules import Rules
 from kseri.server import db, wire
+from kseri.server.audience import Connection
 from kseri.server.cluster import RECONNECT, RESTART, TRY_AGAIN_LATER, Cluster, Elsewhere, Fenced, Leases
 from kseri.server.errors import ApiError
 from kseri.server.limits import ASGIApp, Receive, Scope, Send
 from kseri.server.metrics import Health, Metrics, cluster_check
 from kseri.server.protocol import ProtocolError
 from kseri.server.relay import CUT_OFF, Relay
-from kseri.server.room import UNFENCED, Connection, Fence, Finished, GameTable, SeatState
+from kseri.server.room import UNFENCED, Fence, Finished, GameTable
+from kseri.server.seats import SeatState
 from kseri.server.settings import ServerSettings
 from kseri.server.workers import SearchPool
 

@@ -30,9 +30,10 @@ from redis.exceptions import RedisError
 from sqlalchemy.exc import DBAPIError
 
 from kseri.server import wire
+from kseri.server.audience import Connection
 from kseri.server.cluster import RECONNECT, RESTART, TRY_AGAIN_LATER, Cluster, Elsewhere
 from kseri.server.limits import ASGIApp, Receive, Scope, Send
-from kseri.server.room import Connection, GameTable
+from kseri.server.room import GameTable
 from kseri.server.settings import ServerSettings
 
 log = logging.getLogger("kseri.server")

@@ -18,7 +18,8 @@ from kseri.server.errors import ApiError, errors
 from kseri.server.limits import Counter, KeyedBuckets, client_address, origin_allowed
 from kseri.server.registry import TableRegistry
 from kseri.server.resign import ResignRefused, resign
-from kseri.server.room import GameTable, SeatState, hash_token, rematch_token
+from kseri.server.room import GameTable
+from kseri.server.seats import SeatState, hash_token, rematch_token
 from kseri.server.settings import ServerSettings
 
 router = APIRouter()
