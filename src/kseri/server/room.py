@@ -20,15 +20,15 @@ from collections.abc import Callable, Coroutine
 from typing import Any, Protocol
 
 from kseri.cards import Card, CardError
-from kseri.engine import IllegalPlayError, View
+from kseri.engine import IllegalPlayError
 from kseri.records import record_from_match
 from kseri.rules import Rules
 from kseri.server import db
 from kseri.server.audience import Audience, Connection
 from kseri.server.clock import TurnClock
 from kseri.server.eventlog import Event, EventLog, GameState, RoundSecret
+from kseri.server.hints import Hints
 from kseri.server.history import auto_reason
-from kseri.server.limits import TokenBucket
 from kseri.server.protocol import (
     PROTOCOL,
     Hello,
@@ -45,7 +45,7 @@ from kseri.server.protocol import (
 )
 from kseri.server.seats import SeatState, hash_token, new_token
 from kseri.server.settings import ServerSettings
-from kseri.server.workers import SearchBusy, SearchPool
+from kseri.server.workers import SearchPool
 
 log = logging.getLogger("kseri.server")
 
@@ -119,8 +119,7 @@ class GameTable:
         """When the table last changed (finished tables nobody watches are let go after a while)."""
         self.search = search
         self._bot_seed = secrets.randbits(32)
-        self._hint_allowance: dict[int, TokenBucket] = {}
-        self._hints: dict[tuple[int, int], asyncio.Future[HintValues]] = {}
+        self.hints = Hints(settings, search)
         self.fence = fence
         """Guards each commit (in a cluster, the lease's fencing number)."""
 
@@ -314,25 +313,7 @@ class GameTable:
             raise ProtocolError("not-playing", "no play is due")
         if match.turn != seat:
             raise ProtocolError("not-your-turn", f"it is seat {match.turn}'s turn, not seat {seat}'s")
-        key = (seat, self.state.seq)
-        pending = self._hints.get(key)
-        if pending is None:
-            limits = self.settings.limits
-            allowance = self._hint_allowance.setdefault(
-                seat, TokenBucket(limits.hints_per_minute / 60, max(1.0, limits.hints_per_minute / 6)))
-            if not allowance.take():
-                raise ProtocolError("throttled", f"at most {limits.hints_per_minute:g} hints a minute")
-            self._hints = {k: f for k, f in self._hints.items() if k[1] == self.state.seq}
-            pending = self._hints[key] = asyncio.ensure_future(self._search_hint(match.view(seat)))
-            pending.add_done_callback(lambda done: done.exception() and self._hints.pop(key, None))
-        return await asyncio.shield(pending)
-
-    async def _search_hint(self, view: View) -> HintValues:
-        try:
-            ranked = await self.search.hint(view, seed=self.state.seq)
-        except SearchBusy:
-            raise ProtocolError("busy", "the server is busy thinking; ask for a hint again soon") from None
-        return HintValues(tuple((str(card), round(value, 3)) for card, value in ranked))
+        return await self.hints.ask(match.view(seat), self.state.seq)
 
     def record(self) -> dict[str, Any]:
         """The game record (``kseri.records``) with every revealed fairness proof."""
