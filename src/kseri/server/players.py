@@ -155,9 +155,9 @@ class Players:
 
     async def _seat_group(self, family: str, clock: int, seeks: list[Seek]) -> None:
         """A rated table for a group of seeks, each seat bound to its account."""
-        free = [SeatState("human", None, None, None) for _ in seeks]
-        table = await self.tables.create(Rules.from_spec(family), free, casual=False, public=False,
-                                         clock=clock, rated=True)
+        rules = Rules.from_spec(family)
+        free = [SeatState("human", None, None, None) for _ in range(rules.players)]
+        table = await self.tables.create(rules, free, casual=False, public=False, clock=clock, rated=True)
         batch = db.Batch()
         for seat, seek in enumerate(seeks):
             _, token = await table.take_seat(seat, seek.username)
