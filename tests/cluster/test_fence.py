@@ -10,9 +10,10 @@ from clusterkit import fresh_services, sql
 
 from kseri.rules import Rules
 from kseri.server import db
-from kseri.server.cluster import Elsewhere, Leases
+from kseri.server.cluster import Elsewhere, Fenced, Leases
 from kseri.server.protocol import ProtocolError
-from kseri.server.room import GameTable, SeatState
+from kseri.server.room import GameTable
+from kseri.server.seats import SeatState
 from kseri.server.settings import ServerSettings
 from kseri.server.workers import SearchPool
 
@@ -28,12 +29,11 @@ async def _fenced(database_url: str) -> None:
         settings = ServerSettings(database_url)
         old, new = Leases(store, 0.5, me="old"), Leases(store, 0.5, me="new")
         seats = [SeatState("human", None, "Ana", "x" * 64), SeatState("human", None, None, None)]
-        table, batch = GameTable.new("t1", Rules.from_spec("greek"), seats, casual=True, public=True,
-                                     clock=None, store=store, settings=settings, search=SearchPool(1))
         lost: list[str] = []
-        old.adopt(table, await old.create("t1"), lambda: lost.append("t1"))
-        assert table.fence is not None
-        table.fence(batch)
+        fence = Fenced(old, await old.create("t1"), lambda _: lost.append("t1"))
+        table, batch = GameTable.new("t1", Rules.from_spec("greek"), seats, casual=True, public=True,
+                                     clock=None, store=store, settings=settings, search=SearchPool(1),
+                                     fence=fence)
         await store.write(batch)
         with pytest.raises(Elsewhere):  # a live lease is not taken
             await new.acquire("t1")
@@ -52,8 +52,8 @@ async def _fenced(database_url: str) -> None:
 
         stored = await store.load("t1")  # the new owner restores the table and writes
         assert stored is not None
-        current = GameTable.restore(stored, store, settings, SearchPool(1))
-        new.adopt(current, taken, lambda: lost.append("again"))
+        current = GameTable.restore(stored, store, settings, SearchPool(1),
+                                    fence=Fenced(new, taken, lambda _: lost.append("again")))
         assert (await current.take_seat(1, "Ben"))[0] == 1
         events = await sql(database_url, "SELECT seq, kind FROM events WHERE table_id = 't1'")
         assert [(e["seq"], e["kind"]) for e in events] == [(1, "seat")] and lost == ["t1"]

@@ -13,8 +13,10 @@ from typing import Any
 
 from kseri.rules import Rules
 from kseri.server import db
+from kseri.server.audience import Connection
 from kseri.server.protocol import Hello, Play, Ready
-from kseri.server.room import Connection, GameTable, SeatState, hash_token
+from kseri.server.room import GameTable
+from kseri.server.seats import SeatState, hash_token
 from kseri.server.settings import ServerSettings
 from kseri.server.workers import SearchPool
 

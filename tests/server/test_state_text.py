@@ -11,8 +11,9 @@ import pytest
 
 from kseri.engine import Phase
 from kseri.rules import Rules
+from kseri.server.audience import StateText
+from kseri.server.eventlog import Event, GameState, RoundSecret
 from kseri.server.protocol import dumps
-from kseri.server.room import Event, GameState, RoundSecret, StateText
 from kseri.views import view_to_json
 
 

@@ -151,28 +151,6 @@ class Leases:
         lease = self.owned[table_id] = Lease(table_id, 1)
         return lease
 
-    def adopt(self, table: GameTable, lease: Lease, lost: Callable[[], None]) -> None:
-        """Fence the table's commits with ``lease`` and restore its turn's start (``lost``:
-        what to do when a commit is refused)."""
-        lease.turn_seq = table.state.turn_seq
-        if lease.turn_started is None:
-            lease.turn_started = time.time()
-        else:  # the clock keeps counting from when the turn began, on whichever process
-            began = time.monotonic() - max(0.0, time.time() - lease.turn_started)
-            table.turn_since = table.pending_since = began
-
-        def fence(batch: db.Batch) -> None:
-            held = self.owned.get(table.id)
-            number = held.fence if held is lease else -1
-            if table.state.turn_seq != lease.turn_seq:
-                lease.turn_seq, lease.turn_started = table.state.turn_seq, time.time()
-            batch.checks.append((table.id, update(leases).where(
-                leases.c.table_id == table.id, leases.c.owner == self.me, leases.c.fence == number,
-            ).values(turn_started=lease.turn_started)))
-
-        table.fence = fence
-        table.on_lost = lost
-
     async def renew(self) -> set[str]:
         """Push every lease this process holds forward; returns the tables it no longer holds
         (another process took them, or the renewal failed for longer than a lease)."""
@@ -244,6 +222,39 @@ class Leases:
         async with self.store.engine.connect() as connection:
             rows = await connection.execute(query)
             return {row.table_id: None if row.expired else row.owner for row in rows}
+
+
+class Fenced:
+    """A table's commits fenced by this process's lease on it (the table's
+    :class:`~kseri.server.room.Fence`): a commit after another process took the table over is
+    refused, and the table is ``lost``. The turn's start is stored with the lease."""
+
+    def __init__(self, leases: Leases, lease: Lease, lost: Callable[[GameTable], None]) -> None:
+        self.leases, self.lease, self._lost = leases, lease, lost
+
+    def turn_began(self, table: GameTable) -> float | None:
+        """When the table's turn began by the lease (``None``: it begins now)."""
+        lease = self.lease
+        lease.turn_seq = table.state.turn_seq
+        if lease.turn_started is None:
+            lease.turn_started = time.time()
+            return None
+        return time.monotonic() - max(0.0, time.time() - lease.turn_started)  # as long ago as stored
+
+    def seal(self, table: GameTable, batch: db.Batch) -> None:
+        """Check the lease's fencing number in the batch's transaction (and store the turn's start)."""
+        lease, book = self.lease, self.leases
+        held = book.owned.get(table.id)
+        number = held.fence if held is lease else -1
+        if table.state.turn_seq != lease.turn_seq:
+            lease.turn_seq, lease.turn_started = table.state.turn_seq, time.time()
+        batch.checks.append((table.id, update(leases).where(
+            leases.c.table_id == table.id, leases.c.owner == book.me, leases.c.fence == number,
+        ).values(turn_started=lease.turn_started)))
+
+    def lost(self, table: GameTable) -> None:
+        """Another process took the table: let it go."""
+        self._lost(table)
 
 
 async def _lock_in_order(connection: AsyncConnection, which: ColumnElement[bool]) -> None:

@@ -1,9 +1,9 @@
 """What a load balancer and an operator ask of a running server: is the process alive
-(``GET /healthz``), should it get traffic (``GET /readyz``: its database answers; in a cluster,
-Redis answers and the process is not draining), and how is it doing (``GET /metrics``,
+(``GET /healthz``), should it get traffic (``GET /readyz``: its database answers; in a
+cluster, Redis answers and the process is not draining), and how is it doing (``GET /metrics``,
 Prometheus' text format, through the maintained ``prometheus-client`` library): live tables,
 open connections, plays stored, the time of each commit, and tables taken over from another
-process of a cluster.
+process of a cluster. The routes are in ``server/api/ops.py``.
 
 Each application has its own :class:`Metrics` registry (several servers in one test process do
 not share counters); the figures are this process's alone: Prometheus adds a cluster's up.
@@ -13,12 +13,8 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from typing import Any
 
-from fastapi import FastAPI, Response
-from fastapi.responses import JSONResponse
 from prometheus_client import (
-    CONTENT_TYPE_LATEST,
     CollectorRegistry,
     Counter,
     Gauge,
@@ -148,22 +144,3 @@ def cluster_check(draining: Callable[[], bool], redis: Redis) -> ReadinessCheck:
         return None
 
     return cluster_ready
-
-
-def install(app: FastAPI, metrics: Metrics, health: Health) -> None:
-    """Add ``/healthz``, ``/readyz`` and ``/metrics`` to the application (not in its API
-    schema: they are for machines watching the process, not for clients)."""
-
-    @app.get("/healthz", include_in_schema=False)
-    async def healthz() -> dict[str, Any]:
-        return {"status": "alive"}
-
-    @app.get("/readyz", include_in_schema=False)
-    async def readyz() -> JSONResponse:
-        problems = await health.problems()
-        status = "ready" if not problems else "not-ready"
-        return JSONResponse({"status": status, "problems": problems}, status_code=503 if problems else 200)
-
-    @app.get("/metrics", include_in_schema=False)
-    async def metrics_text() -> Response:
-        return Response(metrics.text(), media_type=CONTENT_TYPE_LATEST)

@@ -1,8 +1,8 @@
 """The players' layer of the server: accounts, ratings, pairing, profiles, leaderboards and
 post-game analysis, tied to the tables (``docs/players.md``).
 
-:class:`Players` lives in ``app.state.players``; :func:`install` adds its routes. A table's
-``on_over`` hook rates a rated match when it ends (played out or abandoned).
+:class:`Players` lives in ``app.state.players``; :data:`router` holds its routes. The tables
+tell :meth:`Players.match_over` of each match that ends (played out or abandoned), to rate it.
 """
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ import logging
 import multiprocessing
 import os
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from concurrent.futures import ProcessPoolExecutor
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, FastAPI, Query, Request, WebSocket
+from fastapi import APIRouter, Query, Request, WebSocket
 from fastapi.responses import StreamingResponse
 from sqlalchemy import Column, ForeignKey, String, Table, Text, insert, select
 
@@ -26,7 +26,7 @@ from kseri.analysis import analyse_record
 from kseri.engine import KSERI_KINDS
 from kseri.records import match_from_record
 from kseri.rules import PRESETS, Rules
-from kseri.server import accounts, db, pairing
+from kseri.server import accounts, db
 from kseri.server.accounts import COOKIE, DELETED_NAME, AccountError, Accounts, User, errors, username_key
 from kseri.server.limits import KeyedBuckets
 from kseri.server.pairing import Pairing, Seek
@@ -45,9 +45,9 @@ from kseri.server.ratings import (
     side_ranks,
     user_ratings,
 )
+from kseri.server.registry import Change, TableRegistry
 from kseri.server.room import GameTable
-from kseri.server.settings import ServerSettings
-from kseri.server.workers import SearchPool
+from kseri.server.seats import SeatState
 
 log = logging.getLogger("kseri.server")
 
@@ -69,10 +69,6 @@ analyses = Table(
     Column("table_id", String(40), ForeignKey("tables.id"), primary_key=True),
     Column("data", Text, nullable=False),
 )
-
-OpenRated = Callable[[str, int, bool], Awaitable[GameTable]]
-"""Opens a table of a family with a clock, rated or casual, every seat free and not public."""
-
 
 _progress: Any = None
 """In the analysis worker: the shared ``[job, plays reviewed, plays]`` the server reads."""
@@ -102,20 +98,16 @@ def _analyse(record: dict[str, Any], job: int) -> dict[str, Any]:
 class Players:
     """Accounts, ratings, pairing and analyses over the server's database and live tables."""
 
-    def __init__(self, store: db.Store, live: dict[str, GameTable], settings: ServerSettings,
-                 open_rated: OpenRated, search: SearchPool,
+    def __init__(self, store: db.Store, tables: TableRegistry,
                  table_allowance: KeyedBuckets | None = None) -> None:
         self.store = store
-        self.search = search
-        self.live = live
-        self.settings = settings
-        self.open_rated = open_rated
+        self.tables = tables
+        self.live = tables.live
+        settings = self.settings = tables.settings
         self.accounts = Accounts(store, settings.limits.signups_per_hour, settings.limits.failed_signins)
         self.pairing = Pairing(self._seat_group, settings.bot_offer, settings.limits, table_allowance,
                                self.rated_table_of)
         self._workers: ProcessPoolExecutor | None = None
-        self.tell_peers: Callable[[dict[str, Any]], None] = lambda change: None
-        """In a cluster, tells the other processes of a change to accounts (``server/relay.py``)."""
         self._analysing: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._jobs: dict[str, int] = {}
         """The analysis job number of each table being analysed."""
@@ -123,6 +115,7 @@ class Players:
         """The worker's ``[job, plays reviewed, plays]``."""
         self._unrated: dict[str, str] = {}
         """Why each of the latest rated matches that ended here was not rated."""
+        tables.listen(self._heard)
 
     def start(self) -> None:
         """Begin pairing."""
@@ -134,9 +127,12 @@ class Players:
         if self._workers is not None:
             self._workers.shutdown(wait=False, cancel_futures=True)
 
-    def attach(self, table: GameTable) -> None:
-        """Hook a table so that a rated match is rated when it ends."""
-        table.on_over = self.match_over
+    def _heard(self, change: Change) -> None:
+        """Another process changed an account (:meth:`claim`, :meth:`delete` there)."""
+        if change["op"] == "seats-claimed":
+            self.seats_claimed(change["user"], [tuple(seat) for seat in change["seats"]])
+        elif change["op"] == "user-deleted":
+            self.user_deleted(change["user"])
 
     async def websocket_user(self, websocket: WebSocket) -> str | None:
         """The account a WebSocket's session cookie signs in, if any."""
@@ -150,7 +146,7 @@ class Players:
         claimed = await self.accounts.claim(user, grants)
         seats = [(entry["table"], entry["seat"]) for entry in claimed]
         self.seats_claimed(user.id, seats)
-        self.tell_peers({"op": "seats-claimed", "user": user.id, "seats": seats})
+        self.tables.tell_peers({"op": "seats-claimed", "user": user.id, "seats": seats})
         return claimed
 
     def seats_claimed(self, user_id: str, seats: list[tuple[str, int]]) -> None:
@@ -164,7 +160,7 @@ class Players:
         """Delete an account: its ratings and sessions go, its seats show a deleted player."""
         await self.accounts.delete(user, password, forget=[rating_history, ratings])
         self.user_deleted(user.id)
-        self.tell_peers({"op": "user-deleted", "user": user.id})
+        self.tables.tell_peers({"op": "user-deleted", "user": user.id})
 
     def user_deleted(self, user_id: str) -> None:
         """Show a deleted account's seats at the live tables here as a deleted player's; drop
@@ -186,7 +182,10 @@ class Players:
 
     async def _seat_group(self, family: str, clock: int, rated: bool, seeks: list[Seek]) -> None:
         """A table for a group of seeks: rated, each seat bound to its account; or casual."""
-        table = await self.open_rated(family, clock, rated)
+        rules = Rules.from_spec(family)
+        free = [SeatState("human", None, None, None) for _ in range(rules.players)]
+        table = await self.tables.create(rules, free, casual=not rated, public=False, clock=clock,
+                                         rated=rated)
         batch = db.Batch()
         for seat, seek in enumerate(seeks):
             _, token = await table.take_seat(seat, seek.username)
@@ -199,7 +198,7 @@ class Players:
     # -- ratings ---------------------------------------------------------------------------------
 
     async def match_over(self, table: GameTable) -> None:
-        """Rate a rated match that has ended (the tables' ``on_over`` hook); a match left
+        """Rate a rated match that has ended (the tables tell of each that ends); a match left
         unrated has its reason kept for :meth:`table_ratings`."""
         reason = await self._rate(table)
         if reason is not None:
@@ -251,7 +250,7 @@ class Players:
             stored = await self.store.load(table_id)
             if stored is None:
                 raise AccountError(404, "no-such-table", f"there is no table {table_id!r}")
-            table = GameTable.restore(stored, self.store, self.settings, self.search)
+            table = GameTable.restore(stored, self.store, self.settings, self.tables.search)
         family = family_of(table.rules)
         if not table.rated or family is None:
             return {"rated": False}
@@ -330,7 +329,7 @@ class Players:
             stored = await self.store.load(table_id)
             if stored is None:
                 return None
-            table = GameTable.restore(stored, self.store, self.settings, self.search)
+            table = GameTable.restore(stored, self.store, self.settings, self.tables.search)
         return table.record() if table.state.match is not None else None
 
     async def stream_games(self, user_id: str, family: str | None,
@@ -540,15 +539,3 @@ async def analysis(table_id: str, request: Request) -> dict[str, Any]:
     if len(table_id) > 40:
         raise AccountError(404, "no-such-table", "there is no such table")
     return await _players(request).analysis(table_id)
-
-
-def install(app: FastAPI) -> None:
-    """Add the players' routes and error answers to the application."""
-    app.add_exception_handler(AccountError, _account_error)  # type: ignore[arg-type]
-    app.include_router(accounts.router)
-    app.include_router(pairing.router)
-    app.include_router(router)
-
-
-async def _account_error(_request: Request, error: AccountError) -> Any:
-    return error.response()

@@ -30,10 +30,10 @@ from redis.exceptions import RedisError
 from sqlalchemy.exc import DBAPIError
 
 from kseri.server import wire
+from kseri.server.audience import Connection
 from kseri.server.cluster import RECONNECT, RESTART, TRY_AGAIN_LATER, Cluster, Elsewhere
 from kseri.server.limits import ASGIApp, Receive, Scope, Send
-from kseri.server.players import Players
-from kseri.server.room import Connection, GameTable
+from kseri.server.room import GameTable
 from kseri.server.settings import ServerSettings
 
 log = logging.getLogger("kseri.server")
@@ -213,7 +213,7 @@ class Link:
 
 
 class TableSource(Protocol):
-    """What the relay needs of the process's tables (:class:`~kseri.server.app.Tables`)."""
+    """What the relay needs of the process's tables (:class:`~kseri.server.registry.LeasedRegistry`)."""
 
     async def get(self, table_id: str, gone: str | None = None) -> GameTable | None:
         """The table, taking its lease if nobody holds it (``gone``: an owner known dead)."""
@@ -228,12 +228,12 @@ class Relay:
 
     cluster: Cluster
     settings: ServerSettings
-    tables: Callable[[], TableSource]
-    """The process's :class:`~kseri.server.app.Tables`."""
-    players: Players | None = None
-    """The process's :class:`~kseri.server.players.Players` (it tells the others of changes to
-    accounts, and hears of theirs)."""
-    app: ASGIApp | None = None
+    tables: TableSource
+    """The process's tables (:class:`~kseri.server.registry.LeasedRegistry`)."""
+    heard: Callable[[dict[str, Any]], None]
+    """Told of another process's change to accounts (:meth:`tell_peers` there)."""
+    app: ASGIApp
+    """The application that answers HTTP requests forwarded here."""
     links: dict[str, Link] = field(default_factory=dict)
     remotes: dict[str, RemoteConnection] = field(default_factory=dict)
     replies: dict[str, asyncio.Future[tuple[dict[str, Any], str]]] = field(default_factory=dict)
@@ -247,13 +247,11 @@ class Relay:
     async def start(self) -> None:
         """Subscribe, and check links and remote connections at each lease renewal."""
         await self.bus.start()
-        if self.players is not None:
-            self.players.tell_peers = self._tell_peers
         self.cluster.on_tick.extend([self._check, self._renew_pairing])
         self._spawn(self._publish_lobby())
 
-    def _tell_peers(self, change: dict[str, Any]) -> None:
-        """Tell every other process of a change to an account (:attr:`players`)."""
+    def tell_peers(self, change: dict[str, Any]) -> None:
+        """Tell every other process of a change to an account (they hear it in :attr:`heard`)."""
         self.bus.post(None, {**change, "from": self.cluster.me})
 
     async def stop(self) -> None:
@@ -281,12 +279,12 @@ class Relay:
         does not exist). Takes the table's lease when nobody holds it, or when its holder no
         longer listens on Redis (it died: no need to wait for its lease to expire)."""
         try:
-            await self.tables().get(table_id)
+            await self.tables.get(table_id)
         except Elsewhere as moved:
             if not moved.owner or await self.bus.alive(moved.owner):
                 return moved.owner or ""
             try:
-                await self.tables().get(table_id, gone=moved.owner)
+                await self.tables.get(table_id, gone=moved.owner)
             except Elsewhere as again:
                 return again.owner or ""
         return None
@@ -358,7 +356,7 @@ class Relay:
             if not await self.bus.alive(owner):
                 for table_id in await self.cluster.leases.held_by(owner):
                     with suppress(Elsewhere):
-                        await self.tables().get(table_id, gone=owner)
+                        await self.tables.get(table_id, gone=owner)
 
     # -- the owning side ---------------------------------------------------------------------
 
@@ -386,10 +384,8 @@ class Relay:
             self._open(envelope)
         elif op == "http":
             self._spawn(self._serve_http(envelope, payload))
-        elif op == "seats-claimed" and envelope["from"] != self.cluster.me and self.players is not None:
-            self.players.seats_claimed(envelope["user"], [tuple(seat) for seat in envelope["seats"]])
-        elif op == "user-deleted" and envelope["from"] != self.cluster.me and self.players is not None:
-            self.players.user_deleted(envelope["user"])
+        elif op in ("seats-claimed", "user-deleted") and envelope["from"] != self.cluster.me:
+            self.heard(envelope)
         elif op == "reply":
             reply = self.replies.pop(envelope["id"], None)
             if reply is not None and not reply.done():
@@ -411,7 +407,7 @@ class Relay:
         table: GameTable | None = None
         try:
             with suppress(Elsewhere, DBAPIError, OSError):  # a finished table let go a moment ago loads again
-                table = await self.tables().get(table_id)
+                table = await self.tables.get(table_id)
             if table is None:
                 remote.drop(RECONNECT, RESTART)
                 return
@@ -425,6 +421,20 @@ class Relay:
                 await table.leave(remote)
 
     # -- HTTP about a table owned elsewhere --------------------------------------------------
+
+    async def pass_on(self, scope: Scope, receive: Receive, send: Send) -> bool:
+        """Answer an HTTP request about a table another process owns (or about the seeks,
+        another process holds them) through that process; ``False``: it is for this one."""
+        path = scope["path"]
+        found = TABLE_PATH.match(path)
+        seeks = path == SEEKS_PATH or path.startswith(SEEKS_PATH + "/")
+        if not (found or seeks) or any(name == FORWARDED for name, _ in scope["headers"]):
+            return False
+        owner = await (self.owner_elsewhere(found.group(1)) if found else self.pairing_leader())
+        if owner is None:
+            return False
+        await self.forward(owner, scope, receive, send)
+        return True
 
     async def forward(self, owner: str, scope: Scope, receive: Receive, send: Send) -> None:
         """Answer an HTTP request about a table through its owner."""
@@ -463,7 +473,6 @@ class Relay:
         await send({"type": "http.response.body", "body": text})
 
     async def _serve_http(self, envelope: dict[str, Any], payload: str) -> None:
-        assert self.app is not None
         body = base64.b64decode(payload)
         headers = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in envelope["headers"]]
         scope: Scope = {
@@ -524,7 +533,7 @@ class Relay:
         last = None
         while True:
             entries = [{"key": [t.state.status != "waiting", -t.created, t.id], "table": t.table_json()}
-                       for t in self.tables().listed()]
+                       for t in self.tables.listed()]
             text = json.dumps(entries, separators=(",", ":"))
             try:
                 if text != last:
@@ -550,25 +559,3 @@ class Relay:
         for entry in entries:
             shown.setdefault(entry["table"]["id"], entry["table"])
         return list(shown.values())
-
-
-class ForwardTables:
-    """ASGI middleware: an HTTP request about a table another process owns is answered by
-    that process (``relay``: ``None`` until the cluster starts, and for a single process)."""
-
-    def __init__(self, app: ASGIApp, relay: Callable[[], Relay | None]) -> None:
-        self.app, self.relay = app, relay
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        relay = self.relay() if scope["type"] == "http" else None
-        path = scope["path"] if relay is not None else ""
-        found = TABLE_PATH.match(path)
-        seeks = path == SEEKS_PATH or path.startswith(SEEKS_PATH + "/")
-        if relay is None or not (found or seeks) or any(name == FORWARDED for name, _ in scope["headers"]):
-            await self.app(scope, receive, send)
-            return
-        owner = await (relay.owner_elsewhere(found.group(1)) if found else relay.pairing_leader())
-        if owner is None:
-            await self.app(scope, receive, send)
-        else:
-            await relay.forward(owner, scope, receive, send)

@@ -9,7 +9,7 @@ rated like one abandoned (``docs/players.md``).
 from __future__ import annotations
 
 from kseri.server import db
-from kseri.server.room import Event, GameTable
+from kseri.server.room import GameTable
 
 
 class ResignRefused(LookupError):
@@ -24,12 +24,10 @@ async def resign(table: GameTable, seat: int) -> None:
         match = state.match
         if match is None or match.is_over():
             raise ResignRefused("the match is over" if match else "the first round has not been dealt")
-        event = Event(state.seq + 1, "resign", seat)
+        event = table.log.next("resign", seat)
         applied = [(event, state.apply(event))]
-        applied.append(table._derived("match-end", {"winner": match.winner}))
+        applied.append(table.log.derived("match-end", {"winner": match.winner}))
         batch = db.Batch()
         batch.updates.append(db.set_table(table.id, finished=True))
-        await table._commit([e for e, _ in applied], batch)
-        table._broadcast(applied)
-        table._schedule()
-    table._finished()  # a rated match is rated as played (an abort when a seat never played)
+        await table.settle(applied, batch)
+    table.tell_finished()  # a rated match is rated as played (an abort when a seat never played)

@@ -10,8 +10,9 @@ import json
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
+from kseri.server.audience import Connection
 from kseri.server.protocol import Hello, Play, ProtocolError, Ready, parse_client_message
-from kseri.server.room import Connection, GameTable
+from kseri.server.room import GameTable
 from kseri.server.settings import ServerSettings
 
 Receive = Callable[[], Awaitable[Mapping[str, Any] | None]]

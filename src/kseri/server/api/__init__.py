@@ -1,0 +1,17 @@
+"""The server's HTTP API, a router per area; :func:`~kseri.server.app.create_app` includes
+each of :data:`ROUTERS` (a new area adds its router there, in one line)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from kseri.server.api import learn, ops, pages, players, tables
+
+ROUTERS: list[APIRouter] = [
+    tables.router,  # tables, seats, the lobby, records, the play WebSocket
+    players.router,  # accounts, pairing, profiles, leaderboards, analyses
+    learn.router,  # the tutorial
+    ops.router,  # health, readiness, metrics
+    pages.router,  # the web page's addresses
+]
+"""Every area's routes, in the order they are matched."""

@@ -1,0 +1,327 @@
+"""The tables' HTTP routes (open, join, rematch, resign, the lobby, records, the rules) and the
+play WebSocket ``/ws/tables/{id}`` (``docs/protocol.md``), over the process's
+:class:`~kseri.server.registry.TableRegistry` (``app.state.tables``)."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Body, Depends, Header, Query, Request, WebSocket
+from pydantic import BaseModel, ConfigDict, Field
+
+from kseri.agents import AGENTS
+from kseri.records import record_problems
+from kseri.rules import PRESET_SOURCES, PRESETS, Rules, RulesError
+from kseri.server.errors import ApiError, errors
+from kseri.server.limits import Counter, KeyedBuckets, client_address, origin_allowed
+from kseri.server.registry import TableRegistry
+from kseri.server.resign import ResignRefused, resign
+from kseri.server.room import GameTable
+from kseri.server.seats import SeatState, hash_token, rematch_token
+from kseri.server.settings import ServerSettings
+
+router = APIRouter()
+
+
+class Allowances:
+    """Each address's allowances: new tables, new connections, connections open at once."""
+
+    def __init__(self, settings: ServerSettings) -> None:
+        limits = settings.limits
+        self.tables = KeyedBuckets(limits.tables_per_minute / 60, limits.tables_burst)
+        """Shared with the seeks, which open tables too (``server/pairing.py``)."""
+        self.connections = KeyedBuckets(limits.connections_per_address / 60, limits.connections_per_address)
+        self.sockets = Counter(limits.connections_per_address)
+
+
+def _tables(request: Request) -> TableRegistry:
+    tables: TableRegistry = request.app.state.tables
+    return tables
+
+
+Tables = Annotated[TableRegistry, Depends(_tables)]
+"""The process's tables (a route's parameter)."""
+
+
+# -- HTTP bodies ---------------------------------------------------------------------------------
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+Name = Annotated[str, Field(min_length=1, max_length=40)]
+
+
+class SeatSpec(_Body):
+    """A seat asked for: a person's (optionally named) or a bot's of some level."""
+
+    kind: Literal["human", "bot"]
+    name: Name | None = None
+    level: Annotated[str, Field(max_length=40)] | None = None
+
+
+class CreateTable(_Body):
+    """A new table."""
+
+    rules: Annotated[str, Field(max_length=1000)] | dict[str, Any] = "greek"
+    """A preset with overrides (``greek,jack_kseri=25``) or every option as an object."""
+    seats: Annotated[list[SeatSpec], Field(min_length=2, max_length=6)] | None = None
+    """One entry per seat; default: every seat for people. The creator takes the first person's."""
+    clock: Annotated[int, Field(ge=1, le=3600)] | None = None
+    """Seconds per play (``null``: no clock)."""
+    casual: bool = True
+    public: bool = True
+
+
+class JoinTable(_Body):
+    """Taking a seat."""
+
+    seat: Annotated[int, Field(ge=0, le=5)] | None = None
+    name: Name | None = None
+
+
+class SeatOut(BaseModel):
+    """A seat as everyone sees it."""
+
+    seat: int
+    kind: Literal["human", "bot"]
+    name: str | None
+    level: str | None
+    taken: bool
+    connected: bool
+    ready: bool
+    standin: bool
+
+
+class TableOut(BaseModel):
+    """A table as everyone sees it: public information only."""
+
+    id: str
+    rules: dict[str, Any]
+    casual: bool
+    public: bool
+    clock: int | None
+    status: Literal["waiting", "playing", "finished"]
+    seats: list[SeatOut]
+    totals: list[int]
+    target: int
+    round: int
+    winner: int | None
+    invite: str
+    rematch: str | None
+
+
+class SeatGrant(BaseModel):
+    """A seat given to the caller, with the token that acts for it (keep it secret)."""
+
+    table: TableOut
+    seat: int | None
+    token: str | None
+
+
+class Lobby(BaseModel):
+    """One page of the public tables with a free seat or a match to watch."""
+
+    tables: list[TableOut]
+    total: int
+    """How many tables are listed in all."""
+    offset: int
+
+
+class RulesOut(BaseModel):
+    """The presets' options and where each comes from."""
+
+    presets: dict[str, dict[str, Any]]
+    sources: dict[str, str]
+    levels: list[str]
+    """The bot levels, weakest first (the ``level`` a bot seat may take)."""
+
+
+class Verdict(BaseModel):
+    """What is wrong with a record, in ``kseri verify``'s words (nothing: it is sound)."""
+
+    problems: list[str]
+
+
+# -- opening a table -----------------------------------------------------------------------------
+
+async def open_table(tables: TableRegistry, body: CreateTable, *, rematch_of: str | None = None,
+                     seat_creator: bool = True) -> tuple[GameTable, int | None, str | None]:
+    """A new table as ``body`` asks; the creator takes its first person's seat (if any and
+    ``seat_creator``): returns the table, that seat and its token."""
+    try:
+        given = body.rules
+        rules = Rules.from_spec(given) if isinstance(given, str) else Rules.from_options(given)
+    except RulesError as error:
+        named = error.option is not None and not isinstance(body.rules, str)
+        field = f"rules.{error.option}" if named else "rules"
+        raise ApiError(422, "bad-rules", str(error), field=field) from None
+    specs = body.seats or [SeatSpec(kind="human") for _ in range(rules.players)]
+    if len(specs) != rules.players:
+        raise ApiError(422, "bad-seats", f"these rules seat {rules.players} players, not {len(specs)}")
+    seats = []
+    for index, spec in enumerate(specs):
+        if spec.kind == "bot":
+            level = spec.level or "greedy"
+            if level not in AGENTS:
+                raise ApiError(422, "bad-seats",
+                               f"unknown bot level {level!r}; the levels are: {', '.join(AGENTS)}")
+            seats.append(SeatState("bot", level, spec.name or f"{level} bot", None))
+        else:
+            if spec.level is not None:
+                raise ApiError(422, "bad-seats", f"seat {index} is for a person: it has no level")
+            seats.append(SeatState("human", None, None, None))
+    creator = next((i for i, s in enumerate(seats) if s.kind == "human"), None) if seat_creator else None
+    token = None
+    if creator is not None:
+        token = secrets.token_urlsafe(24)
+        seats[creator].token_hash = hash_token(token)
+        seats[creator].name = specs[creator].name or f"Player {creator + 1}"
+    table = await tables.create(rules, seats, casual=body.casual, public=body.public, clock=body.clock,
+                                rematch_of=rematch_of)
+    return table, creator, token
+
+
+async def _table_or_404(tables: TableRegistry, table_id: str) -> GameTable:
+    table = await tables.get(table_id)
+    if table is None:
+        raise ApiError(404, "no-such-table", f"there is no table {table_id!r}")
+    return table
+
+
+def _seat_of_bearer(table: GameTable, authorization: str | None) -> int:
+    scheme, _, token = (authorization or "").partition(" ")
+    seat = table.seat_of(token) if scheme.lower() == "bearer" and token else None
+    if seat is None:
+        raise ApiError(401, "bad-token", "send the seat's token as 'Authorization: Bearer TOKEN'")
+    return seat
+
+
+# -- the routes ----------------------------------------------------------------------------------
+
+@router.post("/api/tables", status_code=201, response_model=SeatGrant, responses=errors(413, 422, 429, 503))
+async def create_table(body: CreateTable, request: Request, tables: Tables) -> dict[str, Any]:
+    """Open a table; the creator takes the first person's seat and gets its token."""
+    address = client_address(request.scope)
+    allowance: KeyedBuckets = request.app.state.allowances.tables
+    if not allowance.take(address):
+        raise ApiError(429, "throttled", f"at most {tables.settings.limits.tables_per_minute:g} new tables a "
+                       "minute from one address", retry_after=allowance.wait(address))
+    table, seat, token = await open_table(tables, body)
+    return {"table": table.table_json(), "seat": seat, "token": token}
+
+
+@router.get("/api/lobby", response_model=Lobby)
+async def lobby(tables: Tables, offset: Annotated[int, Query(ge=0)] = 0,
+                limit: Annotated[int, Query(ge=1)] = 50) -> dict[str, Any]:
+    """Public tables with a free seat first, then those being played (to watch), newest
+    first, a page of ``limit`` at a time (at most the server's page size, 50 by default)."""
+    page, total = await tables.lobby(offset, min(limit, tables.settings.limits.lobby_page))
+    return {"tables": page, "total": total, "offset": offset}
+
+
+@router.get("/api/tables/{table_id}", response_model=TableOut, responses=errors(404))
+async def get_table(table_id: str, tables: Tables) -> dict[str, Any]:
+    """A table's public information."""
+    return (await _table_or_404(tables, table_id)).table_json()
+
+
+@router.post("/api/tables/{table_id}/join", response_model=SeatGrant, responses=errors(404, 409, 422))
+async def join_table(table_id: str, body: JoinTable, tables: Tables) -> dict[str, Any]:
+    """Take a free seat (the first one when none is named); the answer holds its token."""
+    table = await _table_or_404(tables, table_id)
+    if table.rematch_of is not None:
+        raise ApiError(409, "seat-reserved", "this table is a rematch: its seats are kept for the "
+                       "previous match's players, who take them through their own rematch link")
+    try:
+        seat, token = await table.take_seat(body.seat, body.name)
+    except LookupError as error:
+        raise ApiError(409, "seat-taken", str(error.args[0])) from None
+    return {"table": table.table_json(), "seat": seat, "token": token}
+
+
+@router.post("/api/tables/{table_id}/rematch", response_model=SeatGrant, responses=errors(401, 404, 409))
+async def rematch(table_id: str, tables: Tables,
+                  authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+    """After a match: a new table with the same rules and seats, each person's seat kept for
+    them. The caller takes theirs; asking again gives the same seat and token."""
+    table = await _table_or_404(tables, table_id)
+    seat = _seat_of_bearer(table, authorization)
+    token = (authorization or "").partition(" ")[2]
+    if table.state.status != "finished":
+        raise ApiError(409, "not-finished", "the match is not over yet")
+    async with table.lock:
+        target = await tables.get(table.rematch) if table.rematch is not None else None
+        if target is None:  # none yet, or it expired with nobody in it
+            body = CreateTable(
+                rules=table.rules.options(), casual=table.casual, public=table.public, clock=table.clock,
+                seats=[SeatSpec(kind="bot", level=s.level, name=s.name) if s.kind == "bot" else
+                       SeatSpec(kind="human") for s in table.seats])
+            target, _, _ = await open_table(tables, body, rematch_of=table.id, seat_creator=False)
+            await table.record_rematch(target.id)
+    new_token = rematch_token(token, target.id)
+    if target.seat_of(new_token) != seat:
+        try:
+            await target.take_seat(seat, table.seats[seat].name, token=new_token)
+        except LookupError as error:
+            raise ApiError(409, "seat-taken", str(error.args[0])) from None
+    return {"table": target.table_json(), "seat": seat, "token": new_token}
+
+
+@router.post("/api/tables/{table_id}/resign", response_model=TableOut, responses=errors(401, 404, 409))
+async def resign_match(table_id: str, tables: Tables,
+                       authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+    """Resign the match for the caller's seat: it ends at once, won by the other side."""
+    table = await _table_or_404(tables, table_id)
+    seat = _seat_of_bearer(table, authorization)
+    try:
+        await resign(table, seat)
+    except ResignRefused as error:
+        raise ApiError(409, "not-playing", str(error.args[0])) from None
+    return table.table_json()
+
+
+@router.get("/api/tables/{table_id}/record", responses=errors(404, 409))
+async def record(table_id: str, tables: Tables) -> dict[str, Any]:
+    """The game record once the match is over (``docs/records.md``)."""
+    table = await _table_or_404(tables, table_id)
+    if table.state.status != "finished":
+        raise ApiError(409, "not-finished", "the match is not over yet")
+    return table.record()
+
+
+@router.post("/api/records/verify", response_model=Verdict)
+async def verify(record: Annotated[Any, Body()]) -> dict[str, Any]:
+    """Check a game record as ``kseri verify`` does (the deals against their seeds and
+    fairness proofs, then the re-play); ``problems`` is empty for a sound record."""
+    return {"problems": await asyncio.to_thread(record_problems, record)}
+
+
+@router.get("/api/rules", response_model=RulesOut)
+async def rules() -> dict[str, Any]:
+    """Every preset's options and its source, and the bot levels."""
+    presets = {name: preset.options() for name, preset in PRESETS.items()}
+    return {"presets": presets, "sources": dict(PRESET_SOURCES), "levels": list(AGENTS)}
+
+
+@router.websocket("/ws/tables/{table_id}")
+async def play_socket(websocket: WebSocket, table_id: str) -> None:
+    """Play or watch a table (``docs/protocol.md``): served here or relayed to its owner."""
+    state = websocket.app.state
+    settings: ServerSettings = state.settings
+    if not origin_allowed(dict(websocket.headers), settings.allowed_origins):
+        await websocket.close(1008, "pages of another origin may not connect")
+        return
+    address = client_address(websocket.scope)
+    allowances: Allowances = state.allowances
+    if not allowances.connections.take(address) or not allowances.sockets.acquire(address):
+        await websocket.close(1008, f"too many connections from one address (at most "
+                              f"{settings.limits.connections_per_address} at once)")
+        return
+    try:
+        with state.metrics.connections.track_inprogress():
+            await state.tables.serve_socket(websocket, table_id, state.players.websocket_user)
+    finally:
+        allowances.sockets.release(address)
