@@ -40,12 +40,12 @@ TWO_CLUBS: Final = TWO * 4 + CLUBS
 # the solver's search is over classes of equivalent cards (a hand is a count per class), with
 # each position keyed for the transposition table and every move undone on the way back. The
 # compiled step plays concrete cards on a whole state record: searching with it would copy a
-# record (about 4.6 kB) per node or need an undo the step does not have, and a compiled
+# record (about 5 kB) per node or need an undo the step does not have, and a compiled
 # transposition table besides (a numba typed dict), for a solve that runs on at most
 # ``master.SOLVE_CARDS`` cards and ``master.SOLVED_WORLDS`` worlds a move (tens of ms, in
 # ``benchmarks/bots.py``). The rule it applies here (capture, kseri, double kseri, the
-# bonuses, the sweep) is checked against the engine by ``tests/agents/test_bots.py``'s
-# brute-force comparison.
+# bonuses, the sweep) is checked by ``tests/agents/test_bots.py``'s brute-force minimax through
+# the compiled step (itself checked against the engine); its start position is a state record.
 
 
 def play_class(card: int, table: Sequence[int]) -> tuple[int, int, bool]:
