@@ -23,7 +23,6 @@ from collections.abc import Sequence
 from kseri import Match, Rules
 from kseri.agents import Agent, make_agent
 from kseri.agents.endgame import solve
-from kseri.agents.expert import Tactics
 from kseri.agents.master import MasterAgent, play_classes
 from kseri.agents.sampler import Sampler
 from kseri.bench.duplicate import bench_deal, duplicate_round
@@ -133,7 +132,7 @@ def move_times(preset: str, rounds: int, options: dict[str, dict[str, int]]) -> 
 def endgame_times(rounds: int) -> None:
     """Print the exact solve time of a Greek round's last 12 plays, and the master's whole move there."""
     rules = Rules.preset("greek")
-    tactics = Tactics(rules)
+    expert = make_agent("expert")
     master = make_agent("master", seed=1)
     rng = random.Random(0)
     solves: list[tuple[float, float]] = []
@@ -141,15 +140,12 @@ def endgame_times(rounds: int) -> None:
     for index in range(rounds):
         match = Match(rules, deal=bench_deal(rules, "endgame", index))
         while len(match.plays[-1]) < 36:
-            view = match.view(match.turn or 0)
-            sampler = Sampler(view)
-            sim = sampler.sim(sampler.sample(rng))
-            match.play(tactics.choose_in(sim))
+            match.play(expert.choose(match.view(match.turn or 0)))
         view = match.view(match.turn or 0)
         sampler = Sampler(view)
-        sim = sampler.sim(sampler.sample(rng))
+        world = sampler.states(sampler.pools(rng, 1))[0]
         start = _clock()
-        solve(sim, view.side)
+        solve(rules, world, view.side)
         solves.append(_elapsed(start))
         start = _clock()
         master.choose(view)

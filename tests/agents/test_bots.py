@@ -3,16 +3,19 @@
 import random
 import statistics
 
+import numpy as np
 import pytest
+from states import dealt_state, hand, left
 
 from kseri import PRESETS, Match, Rules
 from kseri.agents import AGENTS, Agent, hint, make_agent
-from kseri.agents.endgame import solve
+from kseri.agents.endgame import relative, solve
 from kseri.agents.master import MasterAgent
 from kseri.agents.sampler import Sampler
-from kseri.agents.sim import RoundSim, SimRules, relative
 from kseri.bench.duplicate import bench_deal, duplicate_round, play_round
 from kseri.engine import View
+from kseri.fast import play as step
+from kseri.fast.flat import POINTS
 
 LEVELS = {"random": {}, "greedy": {}, "learned": {}, "expert": {}, "master": {"iterations": 3}}
 
@@ -90,15 +93,19 @@ def test_hint_ranks_every_legal_play_and_refuses_out_of_turn() -> None:
         hint(match.view(1 - view.seat))
 
 
-def _brute_force(sim: RoundSim, side: int) -> float:
-    if sim.left == 0:
-        return relative(sim.final_points(), side)
-    values = []
-    for card in set(sim.hands[sim.turn]):
-        child = sim.copy()
-        child.play(card)
-        values.append(_brute_force(child, side))
-    return max(values) if sim.r.side_of[sim.turn] == side else min(values)
+def _after(rules: Rules, states: np.ndarray, card: int) -> np.ndarray:
+    child = states.copy()
+    step(rules, child, card)
+    return child
+
+
+def _brute_force(rules: Rules, states: np.ndarray, side: int) -> float:
+    """Plain minimax through the compiled step (its rule checked against the engine)."""
+    turn = int(states[0]["turn"])
+    if turn < 0:
+        return relative(states[0]["per_side"][POINTS, : rules.sides].tolist(), side)
+    values = [_brute_force(rules, _after(rules, states, card), side) for card in set(hand(states))]
+    return max(values) if rules.side_of(turn) == side else min(values)
 
 
 @pytest.mark.parametrize(("preset", "plies"), [("greek", 8), ("pisti", 7), ("classic", 8),
@@ -106,22 +113,17 @@ def _brute_force(sim: RoundSim, side: int) -> float:
                                                ("children", 8)])
 def test_the_endgame_solver_agrees_with_brute_force_minimax(preset: str, plies: int) -> None:
     rules = Rules.preset(preset, jacks_table_bonus=10) if preset == "classic" else Rules.preset(preset)
-    sim_rules = SimRules(rules)
     for seed in range(6):
         match = Match(rules, seed=seed)
-        deal = match.deals[0]
-        sim = RoundSim(sim_rules, hands=deal.hands[0], future=deal.hands[1:], centre=deal.centre,
-                       turn=match.turn or 0, left=rules.deck_size - rules.centre_size)
+        states = dealt_state(rules, match.deals[0], match.turn or 0)
         rng = random.Random(seed)
-        while sim.left > plies:
-            sim.play(rng.choice(sim.hands[sim.turn]))
-        side = sim_rules.side_of[sim.turn]
-        values = solve(sim, side)
+        while left(rules, states) > plies:
+            step(rules, states, rng.choice(hand(states)))
+        side = rules.side_of(int(states[0]["turn"]))
+        values = solve(rules, states[0], side)
         assert values
         for card, value in values.items():
-            child = sim.copy()
-            child.play(card)
-            assert value == pytest.approx(_brute_force(child, side))
+            assert value == pytest.approx(_brute_force(rules, _after(rules, states, card), side))
 
 
 def test_a_hint_in_a_known_endgame_is_the_exact_value() -> None:
@@ -132,12 +134,11 @@ def test_a_hint_in_a_known_endgame_is_the_exact_value() -> None:
         match.play(rng.choice(match.legal_plays()))
     view = match.view(match.turn or 0)
     sampler = Sampler(view)
-    sim = sampler.sim(sampler.sample(random.Random(0)))
-    assert [sorted(hand) for hand in sim.hands] == [sorted(match.view(s).hand) for s in (0, 1)]
+    states = sampler.states(sampler.pools(random.Random(0), 1))
+    assert [sorted(states[0]["hands"][s, : states[0]["lengths"][s]].tolist()) for s in (0, 1)] == [
+        sorted(match.view(s).hand) for s in (0, 1)]
     for card, value in hint(view, iterations=1):
-        child = sim.copy()
-        child.play(card)
-        assert value == pytest.approx(_brute_force(child, view.side))
+        assert value == pytest.approx(_brute_force(rules, _after(rules, states, card), view.side))
 
 
 def _duplicate_mean(preset: str, pair: list[str], deals: int, **options: int) -> tuple[float, float]:

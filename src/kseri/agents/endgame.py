@@ -6,70 +6,98 @@ one class, so a hand is a count per class and equivalent plays are searched once
 a position is the viewer's side's final round points less the mean of the other sides'; with
 more than two sides the others are assumed to play against the viewer (paranoid search).
 
+The start position is a round in progress with every card known, as a record of the compiled
+core's state (:data:`kseri.fast.flat.STATE`): the master's sampled worlds
+(:meth:`kseri.agents.sampler.Sampler.states`) are loaded into such records.
+
+>>> import random
 >>> from kseri import Match
->>> from kseri.agents.sim import RoundSim, SimRules
->>> match = Match(seed=4)
->>> deal = match.deals[0]
->>> sim = RoundSim(SimRules(match.rules), hands=deal.hands[-1], future=(), centre=deal.centre,
-...                turn=match.turn, left=12)
->>> values = solve(sim, side=0)
->>> sorted(values) == sorted(set(sim.hands[sim.turn]) & set(values))
+>>> from kseri.agents.sampler import Sampler
+>>> match, rng = Match(seed=4), random.Random(4)
+>>> while len(match.plays[-1]) < 42:
+...     match.play(rng.choice(match.legal_plays()))
+>>> sampler = Sampler(match.view(match.turn))
+>>> state = sampler.states(sampler.pools(rng, 1))[0]
+>>> values = solve(match.rules, state, side=match.rules.side_of(match.turn))
+>>> sorted(values) == sorted(set(match.legal_plays()) & set(values))
 True
 """
 
 from __future__ import annotations
 
-from kseri.agents.sim import TWO_CLUBS, RoundSim, play_class
-from kseri.cards import JACK, RANK_OF, TWO
+from collections.abc import Sequence
+from typing import Final
+
+import numpy as np
+
+from kseri.cards import CLUBS, JACK, RANK_OF, TWO
+from kseri.rules import MajorityTie, Rules
 
 _INF = float("inf")
+TWO_CLUBS: Final = TWO * 4 + CLUBS
 
 # Why the endgame does not play through the compiled step (``kseri.fast.kernels.play_card``):
 # the solver's search is over classes of equivalent cards (a hand is a count per class), with
 # each position keyed for the transposition table and every move undone on the way back. The
 # compiled step plays concrete cards on a whole state record: searching with it would copy a
-# record (about 4.6 kB) per node or need an undo the step does not have, and a compiled
+# record (about 5 kB) per node or need an undo the step does not have, and a compiled
 # transposition table besides (a numba typed dict), for a solve that runs on at most
 # ``master.SOLVE_CARDS`` cards and ``master.SOLVED_WORLDS`` worlds a move (tens of ms, in
 # ``benchmarks/bots.py``). The rule it applies here (capture, kseri, double kseri, the
-# bonuses, the sweep) is checked against the engine by ``tests/agents/test_bots.py``'s
-# brute-force comparison.
+# bonuses, the sweep) is checked by ``tests/agents/test_bots.py``'s brute-force minimax through
+# the compiled step (itself checked against the engine); its start position is a state record.
 
 
-def solve(sim: RoundSim, side: int) -> dict[int, float]:
-    """The exact value for ``side`` of each distinct play of the seat to play in ``sim``.
+def play_class(card: int, table: Sequence[int]) -> tuple[int, int, bool]:
+    """What a card's play depends on: its rank, its points and whether it is the 2♣ (cards
+    alike in all three, such as 3♠ and 3♥ in the Greek game, are interchangeable)."""
+    return (RANK_OF[card], table[card], card % 52 == TWO_CLUBS)
 
-    Each class of equivalent cards is represented by one card of the hand. ``sim`` must have
+
+def relative(points: Sequence[float], side: int) -> float:
+    """``side``'s points less the mean of the other sides' (the bench's measure)."""
+    others = len(points) - 1
+    return points[side] - (sum(points) - points[side]) / others
+
+
+def solve(rules: Rules, state: np.void, side: int) -> dict[int, float]:
+    """The exact value for ``side`` of each distinct play of the seat to play in ``state`` (a
+    :data:`~kseri.fast.flat.STATE` record under ``rules``).
+
+    Each class of equivalent cards is represented by one card of the hand. ``state`` must have
     no batch left to deal; it is not changed.
     """
-    if sim.batch < len(sim.future):
+    from kseri.fast.flat import COUNTS, POINTS
+    players = rules.players
+    lengths = state["lengths"][:players].tolist()
+    hands_dealt: list[list[int]] = [state["hands"][seat, :size].tolist() for seat, size in enumerate(lengths)]
+    if sum(lengths) != rules.deck_size - rules.centre_size - int(state["index"]):
         raise ValueError("the endgame solver needs an empty stock")
-    r = sim.r
-    players = r.players
-    side_of = r.side_of
-    table = r.points_table
-    others = r.sides - 1
-    weight = [1.0 if s == side else -1.0 / others for s in range(r.sides)]
+    side_of = [rules.side_of(seat) for seat in range(players)]
+    table = rules.points_table
+    sides = rules.sides
+    others = sides - 1
+    weight = [1.0 if s == side else -1.0 / others for s in range(sides)]
     classes: dict[tuple[int, int, bool], int] = {}
     card_class: dict[int, int] = {}
-    for hand in sim.hands:
+    for hand in hands_dealt:
         for card in hand:
             card_class[card] = classes.setdefault(play_class(card, table), len(classes))
     cls_rank = [key[0] for key in classes]
     cls_points = [key[1] for key in classes]
     cls_2c = [key[2] for key in classes]
-    hands = [sorted(card_class[c] for c in hand) for hand in sim.hands]
+    hands = [sorted(card_class[c] for c in hand) for hand in hands_dealt]
     hkeys = [sum(1 << (4 * c) for c in hand) for hand in hands]
-    jacks_wild = r.jacks_capture_all
-    jack_kseri = r.jack_kseri
-    kseri_value = r.kseri_value
-    double = r.double_kseri
-    last_ok = r.kseri_on_last_card
-    jacks_bonus = r.jacks_table_bonus
-    two_clubs_bonus = r.two_clubs_match_bonus
-    majority = r.majority_bonus
-    tie_rewarded = r.tie_rewarded
-    last_bonus = r.last_capture_bonus
+    jacks_wild = rules.jacks_capture_all
+    jack_kseri = rules.jack_kseri
+    kseri_value = rules.kseri_value
+    double = rules.double_kseri
+    last_ok = rules.kseri_on_last_card
+    jacks_bonus = rules.jacks_table_bonus
+    two_clubs_bonus = rules.two_clubs_match_bonus
+    majority = rules.majority_bonus
+    tie_rewarded = rules.majority_tie is MajorityTie.EVERY_TIED_SIDE
+    last_bonus = rules.last_capture_bonus
     tt: dict[tuple[object, ...], tuple[float, float]] = {}
 
     def terminal(counts: tuple[int, ...], last_side: int, pile_len: int, pile_pts: int) -> float:
@@ -180,21 +208,23 @@ def solve(sim: RoundSim, side: int) -> dict[int, float]:
             tt[key] = (best, best)
         return best
 
-    centre = sim.centre
+    centre: list[int] = state["pile"][: int(state["pile_len"])].tolist()
+    centre_points = int(state["pile_points"])
+    chain = int(state["chain"])
+    last_capturer = int(state["last_capturer"])
     top_rank = RANK_OF[centre[-1]] if centre else -1
     top_2c = bool(centre) and centre[-1] % 52 == TWO_CLUBS
     all_jacks = bool(centre) and all(RANK_OF[c] == JACK for c in centre)
-    counts = tuple(sim.counts)
-    last_side = side_of[sim.last_capturer] if sim.last_capturer >= 0 else -1
+    counts = tuple(state["per_side"][COUNTS, :sides].tolist())
+    last_side = side_of[last_capturer] if last_capturer >= 0 else -1
     left = sum(len(hand) for hand in hands)
-    now = sum(weight[s] * p for s, p in enumerate(sim.points))
-    turn = sim.turn
+    now = sum(weight[s] * p for s, p in enumerate(state["per_side"][POINTS, :sides].tolist()))
+    turn = int(state["turn"])
     seat_side = side_of[turn]
     w = weight[seat_side]
     values: dict[int, float] = {}
-    representative = {card_class[c]: c for c in reversed(sim.hands[turn])}
-    for order, c, kind in moves(turn, top_rank, top_2c, len(centre), sim.centre_points, all_jacks,
-                                sim.chain, left):
+    representative = {card_class[c]: c for c in reversed(hands_dealt[turn])}
+    for order, c, kind in moves(turn, top_rank, top_2c, len(centre), centre_points, all_jacks, chain, left):
         hand = hands[turn]
         hand.remove(c)
         hkeys[turn] -= 1 << (4 * c)
@@ -206,8 +236,8 @@ def solve(sim: RoundSim, side: int) -> dict[int, float]:
                                    1 if kind == 2 else 0, left - 1, -_INF, _INF)
         else:
             value = search((turn + 1) % players, rank, cls_2c[c], len(centre) + 1,
-                           sim.centre_points + cls_points[c], (all_jacks or not centre) and rank == JACK,
-                           counts, last_side, (2 if sim.chain == 1 else 0) if not centre else 0,
+                           centre_points + cls_points[c], (all_jacks or not centre) and rank == JACK,
+                           counts, last_side, (2 if chain == 1 else 0) if not centre else 0,
                            left - 1, -_INF, _INF)
         hkeys[turn] += 1 << (4 * c)
         hand.append(c)

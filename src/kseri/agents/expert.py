@@ -24,7 +24,6 @@ from functools import lru_cache
 from math import comb
 
 from kseri.agents.base import AGENTS, centre_cards
-from kseri.agents.sim import RoundSim
 from kseri.cards import ALL_CARDS, JACK, RANK_OF, Card
 from kseri.engine import View
 from kseri.rules import Rules
@@ -48,8 +47,8 @@ def holds_any(pool: int, hand: int, wanted: int) -> float:
 
 
 class Tactics:
-    """The expert's evaluation of each play, shared by the ``expert`` agent and the master's
-    rollouts."""
+    """The expert's evaluation of each play (the compiled core's ``kernels.expert_value`` is its
+    twin, for the master's rollouts and the opponent model)."""
 
     __slots__ = ("card_weight", "jack_kseri", "jacks_capture_all", "kseri_on_last_card", "kseri_value",
                  "points_table")
@@ -97,33 +96,6 @@ class Tactics:
         if is_jack and left > 1:
             loss += JACK_HOLD
         return -loss
-
-    def choose_in(self, sim: RoundSim) -> int:
-        """The expert's play for the seat to play in ``sim``, from public memory (rollouts)."""
-        seat = sim.turn
-        hand = sim.hands[seat]
-        if len(hand) == 1:
-            return hand[0]
-        r = sim.r
-        seen = sim.seen
-        unseen = [r.per_rank - count for count in seen]
-        for card in hand:
-            unseen[RANK_OF[card]] -= 1
-        pool = r.deck_size - sim.seen_total - len(hand)
-        opp_hand = len(sim.hands[(seat + 1) % r.players])
-        centre = sim.centre
-        pile_len = len(centre)
-        top_rank = RANK_OF[centre[-1]] if centre else -1
-        pile_points = sim.centre_points
-        left = sim.left
-        value = self.value
-        best = hand[0]
-        best_value = -1e9
-        for card in hand:
-            worth = value(card, top_rank, pile_len, pile_points, unseen, pool, opp_hand, left)
-            if worth > best_value:
-                best, best_value = card, worth
-        return best
 
 
 class ExpertAgent:

@@ -3,11 +3,11 @@
 For each move it samples the hidden cards many times (:mod:`kseri.agents.sampler`: every world
 agrees with the view, drawn in proportion to how well it explains the others' plays of this
 batch under an opponent model, :mod:`kseri.fast.sampling`), plays each distinct card in every
-world and plays on with the expert's policy (:class:`~kseri.agents.expert.Tactics`) for every
+world and plays on with the expert's policy from public memory for every
 seat, to the round's end with small batches (:data:`ROLLOUT_TO_END_BATCH`) or to the batch's
 end, and picks the card with the best mean. The rollouts run on the compiled core
-(:func:`kseri.fast.rollouts`, proved equal to ``RoundSim`` and ``Tactics.choose_in`` by a
-test), a chunk of worlds at a time up to each pruning. Once the stock is empty and few cards
+(:func:`kseri.fast.rollouts`, the compiled play step and expert),
+a chunk of worlds at a time up to each pruning. Once the stock is empty and few cards
 remain, each world is solved exactly instead (:mod:`kseri.agents.endgame`); when the view
 leaves one world only (two players, last batch) that solve is the truth.
 
@@ -33,12 +33,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from kseri.agents.base import AGENTS
-from kseri.agents.endgame import solve
+from kseri.agents.endgame import play_class, relative, solve
 from kseri.agents.sampler import Sampler
-from kseri.agents.sim import SimRules, play_class, relative
 from kseri.cards import Card
 from kseri.engine import View
-from kseri.rules import Rules, match_winner
+from kseri.rules import match_winner
 
 DEFAULT_ITERATIONS = 320
 """Worlds sampled per move by default (each plays out every distinct card)."""
@@ -63,7 +62,7 @@ MATCH_REACH = 60
 
 
 def play_classes(cards: Sequence[Card], table: Sequence[int]) -> dict[tuple[int, int, bool], Card]:
-    """One card per class of interchangeable plays (:func:`~kseri.agents.sim.play_class`)."""
+    """One card per class of interchangeable plays (:func:`~kseri.agents.endgame.play_class`)."""
     representatives: dict[tuple[int, int, bool], Card] = {}
     for card in cards:
         representatives.setdefault(play_class(card, table), card)
@@ -90,14 +89,10 @@ class MasterAgent:
         self.time_ms = time_ms
         self.last_worlds = 0
         """Worlds the last search played out or solved (a figure for the benchmarks)."""
-        self._sim_rules: dict[Rules, SimRules] = {}
 
     def sampler(self, view: View) -> Sampler:
         """The worlds consistent with ``view``."""
-        sim_rules = self._sim_rules.get(view.rules)
-        if sim_rules is None:
-            sim_rules = self._sim_rules[view.rules] = SimRules(view.rules)
-        return Sampler(view, sim_rules)
+        return Sampler(view)
 
     def evaluate(self, view: View) -> list[tuple[Card, float, float]]:
         """Each legal play with its mean round points relative to the opponents and its mean
@@ -139,9 +134,9 @@ class MasterAgent:
         while (budget is None or worlds < budget) and (deadline is None or worlds == 0
                                                          or time.perf_counter() < deadline):
             if endgame:
-                world = sampler.sim(sampler.world(draw(rng, 1)[0].tolist()))
+                world = sampler.states(draw(rng, 1))[0]
                 worlds += 1
-                solved = {play_class(c, table): v for c, v in solve(world, side).items()}
+                solved = {play_class(c, table): v for c, v in solve(rules, world, side).items()}
                 for key, card in classes.items():
                     value = solved[key]
                     points[card].append(value)

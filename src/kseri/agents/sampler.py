@@ -24,8 +24,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import NDArray
 
-from kseri.agents.sim import RoundSim, SimRules
-from kseri.cards import ALL_CARDS, RANK_OF, Card
+from kseri.cards import ALL_CARDS, JACK, RANK_OF, Card
 from kseri.engine import Deal, View
 
 if TYPE_CHECKING:
@@ -63,16 +62,15 @@ class Sampler:
     """Everything a view implies about hidden cards, and a source of consistent worlds."""
 
     __slots__ = (
-        "_dealer_holds_shown", "_plays_read", "_shown_in_stock",
-        "base", "face_down_unknown", "sim_rules", "unseen", "view",
+        "_base", "_dealer_holds_shown", "_plays_read", "_shown_in_stock",
+        "face_down_unknown", "unseen", "view",
     )
 
-    def __init__(self, view: View, sim_rules: SimRules | None = None) -> None:
+    def __init__(self, view: View) -> None:
         if view.turn is None:
             raise ValueError("no world to sample: no play is due in this view")
         self.view = view
         rules = view.rules
-        self.sim_rules = sim_rules = sim_rules or SimRules(rules)
         known = set(view.hand) | set(view.face_down_seen)
         known.update(play.card for play in view.plays)
         known.update(card for card in view.centre_dealt if card is not None)
@@ -87,69 +85,79 @@ class Sampler:
         face_down = sum(1 for card in view.centre_dealt if card is None)
         self.face_down_unknown = face_down if face_down and not view.face_down_seen else 0
         """Face-down centre cards the viewer has not seen (in the centre or taken by another)."""
-        base, plays_read = self._replay(face_down)
-        self.base: RoundSim = base
-        """The round's public history replayed: the state every world starts from."""
-        self._plays_read = plays_read
+        self._base, self._plays_read = self._replay(face_down)
         needed = (sum(view.hand_sizes) - len(view.hand) + view.stock_size + self.face_down_unknown
                   - self._shown_in_stock - self._dealer_holds_shown)
         if needed != len(self.unseen):
             raise ValueError(f"inconsistent view: {len(self.unseen)} unseen cards for {needed} places")
 
-    def _replay(self, face_down: int) -> tuple[RoundSim, PlaysRead]:
-        """The round's public history replayed with face-down placeholders, and the current
-        batch's plays by others as the opponent model reads them."""
+    def _replay(self, face_down: int) -> tuple[NDArray[np.void], PlaysRead]:
+        """The round's public history replayed on the compiled step with face-down placeholders
+        (one :data:`~kseri.fast.flat.STATE` record: the state every world starts from), and the
+        current batch's plays by others as the opponent model reads them."""
+        from kseri.fast.flat import COUNTS, POINTS, new_states
+        from kseri.fast.sampling import CLUE_FIELDS, replay
         view = self.view
+        rules = view.rules
+        table = rules.points_table
         placeholder = ALL_CARDS[0]
         centre = [placeholder if card is None else card for card in view.centre_dealt]
-        seen = [0] * 13
+        states = new_states(1)
+        state = states[0]
+        state["memory"] = 1
+        state["dealer"] = view.dealer
+        state["turn"] = (view.dealer + 1) % rules.players
+        state["batch"] = 1
+        state["pile"][: len(centre)] = centre
+        state["pile_len"] = len(centre)
+        state["pile_points"] = sum(table[c] for c in centre)
+        state["pile_plain"] = sum(1 for c in centre if RANK_OF[c] != JACK)
+        state["hidden"] = face_down
+        state["first_capturer"] = state["last_capturer"] = -1
         for card in view.centre_dealt:
             if card is not None:
-                seen[RANK_OF[card]] += 1
-        rules = view.rules
-        sim = RoundSim(self.sim_rules, hands=[[] for _ in range(rules.players)], future=(),
-                       centre=centre, turn=(view.dealer + 1) % rules.players,
-                       left=rules.deck_size - rules.centre_size, seen=seen)
-        per_batch = self.sim_rules.per_batch
+                state["public_rank"][RANK_OF[card]] += 1
+        state["public_count"] = len(centre) - face_down
+        per_batch = rules.players * rules.batch_size
         batch_start = len(view.plays) // per_batch * per_batch
-        read: list[list[int]] = []
-        read_seen: list[list[int]] = []
-        later: list[list[int]] = []
-        hidden = face_down
-        table = self.sim_rules.points_table
-        hidden_points = sum(table[: rules.deck_size]) / rules.deck_size - table[placeholder]
         batch_plays = view.plays[batch_start:]
-        for index, play in enumerate(view.plays):
-            if index >= batch_start and play.seat != view.seat:
+        reads = np.full(len(view.plays), -1, np.int64)
+        later: list[list[int]] = []
+        for index, play in enumerate(batch_plays, batch_start):
+            if play.seat != view.seat:
+                reads[index] = len(later)
+                later.append([p.card for p in batch_plays[index - batch_start :] if p.seat == play.seat])
+        clues = np.zeros((len(later), CLUE_FIELDS), np.int64)
+        seen = np.zeros((len(later), 13), np.int64)
+        cards = np.array([play.card for play in view.plays], np.int64)
+        hidden = replay(rules, states, cards, reads, clues, seen)
+        for index, play in enumerate(batch_plays, batch_start):
+            row = reads[index]
+            if row >= 0:
                 next_seat = (play.seat + 1) % rules.players
                 next_played = sum(1 for p in view.plays[batch_start:index] if p.seat == next_seat)
-                read.append([play.seat, play.card, RANK_OF[sim.centre[-1]] if sim.centre else -1,
-                             len(sim.centre), round(sim.centre_points + hidden * hidden_points), sim.left,
-                             sim.seen_total, rules.batch_size - next_played])
-                read_seen.append(list(sim.seen))
-                later.append([p.card for p in batch_plays[index - batch_start:] if p.seat == play.seat])
-            if play.taken:
-                hidden = 0
-            sim.apply(play.card)
+                clues[row, :2] = play.seat, play.card
+                clues[row, 7] = rules.batch_size - next_played
+        hidden_points = sum(table[: rules.deck_size]) / rules.deck_size - table[placeholder]
+        clues[:, 4] = np.round(clues[:, 4] + hidden * hidden_points)
+        per_side = state["per_side"]
         public = (view.turn, view.centre_size, view.captured_sizes)
-        if (sim.turn, len(sim.centre), tuple(sim.counts)) != public:
+        counts = tuple(per_side[COUNTS, : rules.sides].tolist())
+        if (int(state["turn"]), int(state["pile_len"]), counts) != public:
             raise ValueError("inconsistent view: its plays do not lead to its centre and captures")
         if face_down and view.face_down:
-            sim.centre_points -= sum(self.sim_rules.points_table[c] for c in centre[:face_down])
+            state["pile_points"] -= face_down * table[placeholder]
         elif face_down:
             first = next(play for play in view.plays if play.taken)
-            taken_side = self.sim_rules.side_of[first.seat]
-            cards = view.face_down_seen or (placeholder,) * face_down
-            sim.points[taken_side] -= sum(self.sim_rules.points_table[c] for c in centre[:face_down])
-            if view.face_down_seen:
-                sim.points[taken_side] += sum(self.sim_rules.points_table[c] for c in cards)
+            taken_side = rules.side_of(first.seat)
+            per_side[POINTS, taken_side] -= face_down * table[placeholder]
+            per_side[POINTS, taken_side] += sum(table[c] for c in view.face_down_seen)
         width = max((len(cards) for cards in later), default=0)
         plays_read = PlaysRead(
-            np.array(read, np.int64), np.array(read_seen, np.int64),
-            np.array([cards + [0] * (width - len(cards)) for cards in later], np.int8),
+            clues, seen, np.array([cards + [0] * (width - len(cards)) for cards in later], np.int8),
             np.array([len(cards) for cards in later], np.int64),
         )
-        return sim, plays_read
+        return states, plays_read
 
     def sample(self, rng: random.Random) -> World:
         """One world, drawn as :meth:`pools` draws them."""
@@ -202,11 +210,11 @@ class Sampler:
 
     def positions(self, pools: NDArray[np.int8]) -> Positions:
         """The worlds of ``pools`` as the compiled core's rounds in progress, ready to play from
-        the view's position (what :meth:`sim` is to one world)."""
+        the view's position."""
         from kseri.fast import Positions
+        from kseri.fast.flat import COUNTS, POINTS
         view = self.view
         rules = view.rules
-        base = self.base
         count = pools.shape[0]
         hands, taken = self._hands(pools)
         stock = pools[:, taken:]
@@ -214,33 +222,44 @@ class Sampler:
             assert view.shown is not None
             stock = np.concatenate([stock, np.full((count, 1), view.shown, np.int8)], axis=1)
         size = rules.batch_size
-        per_batch = self.sim_rules.per_batch
+        per_batch = rules.players * size
         future = np.zeros((count, stock.shape[1] // per_batch, rules.players, size), np.int8)
         for batch in range(future.shape[1]):
             for position in range(rules.players):
                 seat = (view.dealer + 1 + position) % rules.players
                 start = batch * per_batch + position * size
                 future[:, batch, seat] = stock[:, start : start + size]
-        table = np.array(self.sim_rules.points_table, np.int64)
+        table = np.array(rules.points_table, np.int64)
         face_down = pools[:, : self.face_down_unknown]
         face_down_points = table[face_down].sum(axis=1)
-        centre = np.zeros((count, max(1, len(base.centre))), np.int8)
-        centre[:, : len(base.centre)] = base.centre
-        numbers = np.tile(np.array([base.centre_points, base.turn, base.left, base.last_capturer, base.chain,
-                                    base.seen_total], np.int64), (count, 1))
-        points = np.tile(np.array(base.points, np.int64), (count, 1))
+        base = self._base[0]
+        pile_len = int(base["pile_len"])
+        per_side = base["per_side"]
+        centre = np.zeros((count, max(1, pile_len)), np.int8)
+        centre[:, :pile_len] = base["pile"][:pile_len]
+        total = rules.deck_size - rules.centre_size
+        numbers = np.tile(np.array([base["pile_points"], base["turn"], total - base["index"],
+                                    base["last_capturer"], base["chain"], base["public_count"]], np.int64),
+                          (count, 1))
+        points = np.tile(per_side[POINTS, : rules.sides].astype(np.int64), (count, 1))
         if view.face_down:
             centre[:, : view.face_down] = face_down
             numbers[:, 0] += face_down_points
         elif self.face_down_unknown:
             first = next(play for play in view.plays if play.taken)
-            points[:, self.sim_rules.side_of[first.seat]] += face_down_points
+            points[:, rules.side_of(first.seat)] += face_down_points
         return Positions(
             hands=hands, lengths=np.tile(np.array(view.hand_sizes, np.int64), (count, 1)), future=future,
-            centre=centre, centre_len=np.full(count, len(base.centre), np.int64), numbers=numbers,
-            points=points, counts=np.tile(np.array(base.counts, np.int64), (count, 1)),
-            seen=np.tile(np.array(base.seen, np.int64), (count, 1)),
+            centre=centre, centre_len=np.full(count, pile_len, np.int64), numbers=numbers,
+            points=points, counts=np.tile(per_side[COUNTS, : rules.sides].astype(np.int64), (count, 1)),
+            seen=np.tile(base["public_rank"].astype(np.int64), (count, 1)),
         )
+
+    def states(self, pools: NDArray[np.int8]) -> NDArray[np.void]:
+        """The worlds of ``pools`` as :data:`~kseri.fast.flat.STATE` records, ready to play
+        from the view's position."""
+        from kseri.fast import world_states
+        return world_states(self.view.rules, self.positions(pools))
 
     def world(self, row: Sequence[int]) -> World:
         """The world that places the unseen cards in ``row``'s order (card numbers): the
@@ -269,33 +288,18 @@ class Sampler:
         size = rules.batch_size
         order = [(view.dealer + 1 + i) % rules.players for i in range(rules.players)]
         future = []
-        for start in range(0, len(stock), self.sim_rules.per_batch):
+        for start in range(0, len(stock), rules.players * size):
             batch: list[tuple[Card, ...]] = [()] * rules.players
             for position, seat in enumerate(order):
                 batch[seat] = tuple(stock[start + position * size : start + (position + 1) * size])
             future.append(tuple(batch))
         return World(tuple(hands), tuple(future), face_down)
 
-    def sim(self, world: World) -> RoundSim:
-        """The round state of ``world``, ready to play from the view's position."""
-        sim = self.base.copy()
-        sim.hands = [list(hand) for hand in world.hands]
-        sim.future = world.future
-        table = self.sim_rules.points_table
-        view = self.view
-        if view.face_down:
-            sim.centre[: view.face_down] = world.face_down
-            sim.centre_points += sum(table[c] for c in world.face_down)
-        elif self.face_down_unknown:
-            first = next(play for play in view.plays if play.taken)
-            sim.points[self.sim_rules.side_of[first.seat]] += sum(table[c] for c in world.face_down)
-        return sim
-
     def deal(self, world: World) -> Deal:
         """The whole round's deal that ``world`` implies: past batches from the plays."""
         view = self.view
         rules = view.rules
-        per_batch = self.sim_rules.per_batch
+        per_batch = rules.players * rules.batch_size
         current = len(view.plays) // per_batch
         past: list[list[list[Card]]] = [[[] for _ in range(rules.players)] for _ in range(current + 1)]
         for index, play in enumerate(view.plays):

@@ -25,9 +25,8 @@ from functools import cache
 import numpy as np
 from numpy.typing import NDArray
 
-from kseri.agents.endgame import solve
+from kseri.agents.endgame import relative, solve
 from kseri.agents.master import MasterAgent, play_classes
-from kseri.agents.sim import relative
 from kseri.analysis.search import single_world
 from kseri.bench.stats import Interval, wilson_interval
 from kseri.engine import View
@@ -119,13 +118,18 @@ def world_outcomes(view: View, *, worlds: int = ODDS_WORLDS, seed: int = 0) -> N
 def exact_outcome(view: View) -> list[int] | None:
     """Each side's round points with perfect play from here, where the view leaves one world
     (:func:`kseri.analysis.search.single_world`): each side plays the exact solver's best card."""
-    world = single_world(view)
-    if world is None:
+    from kseri.fast import play
+    from kseri.fast.flat import POINTS
+    worlds = single_world(view)
+    if worlds is None:
         return None
-    while world.hands[world.turn]:
-        solved = solve(world, world.r.side_of[world.turn])
-        world.play(max(solved, key=lambda card: (solved[card], -card)))
-    return world.final_points()
+    rules = view.rules
+    world = worlds[0]
+    while world["turn"] >= 0:
+        solved = solve(rules, world, rules.side_of(int(world["turn"])))
+        play(rules, worlds, max(solved, key=lambda card: (solved[card], -card)))
+    points: list[int] = world["per_side"][POINTS, : rules.sides].tolist()
+    return points
 
 
 def odds(view: View, *, worlds: int = ODDS_WORLDS, seed: int = 0) -> Odds:

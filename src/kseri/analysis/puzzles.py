@@ -144,16 +144,19 @@ class Puzzle:
 def principal_line(view: View, best: Card, plies: int = 3) -> tuple[Card, ...]:
     """``best``, then each side's best answer by the exact solver, ``plies`` cards in all (fewer
     when the round ends), where the view leaves one world; else ``()``."""
-    world = single_world(view)
-    if world is None:
+    from kseri.fast import play
+    worlds = single_world(view)
+    if worlds is None:
         return ()
+    rules = view.rules
+    world = worlds[0]
     line = [best]
-    world.play(int(best))
-    while len(line) < plies and world.hands[world.turn]:
-        solved = solve(world, world.r.side_of[world.turn])
+    play(rules, worlds, int(best))
+    while len(line) < plies and world["turn"] >= 0:
+        solved = solve(rules, world, rules.side_of(int(world["turn"])))
         card = max(solved, key=lambda c: (solved[c], -c))
         line.append(Card(card))
-        world.play(card)
+        play(rules, worlds, card)
     return tuple(line)
 
 

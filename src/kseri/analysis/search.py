@@ -22,10 +22,9 @@ from statistics import fmean
 import numpy as np
 from numpy.typing import NDArray
 
-from kseri.agents.endgame import solve
+from kseri.agents.endgame import play_class, solve
 from kseri.agents.master import MasterAgent
 from kseri.agents.sampler import Sampler
-from kseri.agents.sim import RoundSim, play_class
 from kseri.bench.stats import Interval, mean_interval
 from kseri.cards import Card
 from kseri.engine import View
@@ -57,25 +56,27 @@ class Ranking:
         return tuple(card for card in view.hand if play_class(card, table) == kind)
 
 
-def single_world(view: View) -> RoundSim | None:
-    """The round as it truly stands when the view leaves only one placement of the unseen cards
-    that matters (the stock empty and every unseen card in one opponent's hand), else ``None``."""
+def single_world(view: View) -> NDArray[np.void] | None:
+    """The round as it truly stands (one :data:`~kseri.fast.flat.STATE` record) when the view
+    leaves only one placement of the unseen cards that matters (the stock empty and every unseen
+    card in one opponent's hand), else ``None``."""
     if view.turn != view.seat or view.stock_size:
         return None
     sampler = Sampler(view)
     holders = [seat for seat, size in enumerate(view.hand_sizes) if seat != view.seat and size]
     if sampler.unseen and (len(holders) > 1 or sampler.face_down_unknown):
         return None
-    return sampler.sim(sampler.world([int(card) for card in sampler.unseen]))
+    return sampler.states(np.array([sampler.unseen], np.int8).reshape(1, -1))
 
 
 def exact_values(view: View) -> list[tuple[Card, float]] | None:
     """Each legal card's exact value by the endgame solver when :func:`single_world` holds, best first."""
-    world = single_world(view)
-    if world is None:
+    worlds = single_world(view)
+    if worlds is None:
         return None
     table = view.rules.points_table
-    solved = {play_class(card, table): value for card, value in solve(world, view.side).items()}
+    values = solve(view.rules, worlds[0], view.side)
+    solved = {play_class(card, table): value for card, value in values.items()}
     ranked = [(card, solved[play_class(card, table)]) for card in view.hand]
     ranked.sort(key=lambda entry: -entry[1])
     return ranked

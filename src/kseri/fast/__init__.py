@@ -298,6 +298,26 @@ def rollouts(rules: Rules, positions: Positions, candidates: Sequence[int], *, t
     return finals, over
 
 
+def play(rules: Rules, states: NDArray[np.void], card: int, world: int = 0) -> int:
+    """The seat to play in ``states[world]`` (a :data:`~kseri.fast.flat.STATE` record of a round
+    under ``rules``) plays ``card`` through the compiled step; returns the cards it took. A card
+    not in that hand, or a round over, raises ``ValueError`` and leaves the record as it was."""
+    taken = int(search.play_in(flatten(rules).packed, states, world, card))
+    if taken < 0:
+        raise ValueError(f"card {card} is not in the hand of the seat to play in world {world}")
+    return taken
+
+
+def world_states(rules: Rules, positions: Positions) -> NDArray[np.void]:
+    """Each position as a :data:`~kseri.fast.flat.STATE` record, ready to play from (the
+    endgame solver's start)."""
+    states = new_states(positions.hands.shape[0])
+    search.load_worlds(flatten(rules).packed, states, positions.hands, positions.lengths, positions.future,
+                       positions.centre, positions.centre_len, positions.numbers, positions.points,
+                       positions.counts, positions.seen)
+    return states
+
+
 def warm_up() -> float:
     """Compile the kernels, or load them from the disk cache, and return the seconds it took."""
     start = time.perf_counter()
@@ -315,6 +335,6 @@ def warm_up() -> float:
 
 
 __all__ = [
-    "POLICIES", "DealLike", "Deals", "FlatRules", "Matches", "Positions", "Rounds", "flatten", "play_matches",
-    "play_rounds", "policy_codes", "rollouts", "warm_up",
+    "POLICIES", "DealLike", "Deals", "FlatRules", "Matches", "Positions", "Rounds", "flatten", "play",
+    "play_matches", "play_rounds", "policy_codes", "rollouts", "warm_up", "world_states",
 ]

@@ -128,6 +128,7 @@ STATE: Final = np.dtype(
         ("public_rank", np.int64, (RANKS,)),
         ("public_face", np.int64, (FACES,)),
         ("unseen", np.int64, (RANKS,)),
+        ("ratings", np.float64, (MAX_HAND,)),
         ("public", np.int8, (MAX_DECK,)),
         ("dealt", np.int8, (MAX_DECK,)),
         ("centre", np.int8, (MAX_CENTRE,)),
@@ -137,7 +138,7 @@ STATE: Final = np.dtype(
 """The compiled state of a round (and of the match around it). Besides :data:`NUMBERS`: the
 random stream, ``per_side`` (rows :data:`COUNTS` to :data:`TOTALS`), each seat's hand and its
 length (in the order dealt), the centre pile bottom to top, the cards every seat has seen (by
-rank, by face, and each card), the expert's scratch counts, the deal (``dealt[(batch *
+rank, by face, and each card), the expert's scratch counts and ratings of the hand, the deal (``dealt[(batch *
 players + seat) * batch_size + k]``) and the centre as dealt."""
 
 

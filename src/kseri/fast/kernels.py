@@ -527,8 +527,9 @@ def expert_choice(rules: FlatRules, state: State, knows_deal: bool) -> int:
     """The position of ``ExpertAgent``'s play in the hand of the seat to play (``ranked``):
     what every seat has seen, less its own hand, weighed by :func:`expert_value`. With
     ``knows_deal`` the seat also counts the face-down cards it took and Pisti's shown card (a
-    player's memory); without, only what every seat has seen (``Tactics.choose_in``, the
-    master's rollouts, whose worlds know no face-down cards)."""
+    player's memory); without, only what every seat has seen (the master's rollouts, whose
+    worlds know no face-down cards). Each card's rating is left in ``state.ratings`` (the
+    opponent model's softmax reads them)."""
     cfg = rules.options
     table = rules.table
     players = cfg[PLAYERS]
@@ -573,9 +574,11 @@ def expert_choice(rules: FlatRules, state: State, knows_deal: bool) -> int:
     left = cfg[BATCHES] * per_batch - state.index
     position = 0
     best = -1e9
+    ratings = state.ratings
     for k in range(length):
         worth = expert_value(rules, hands[seat, k], top_rank, pile_len, known_points, unseen, pool, opp_hand,
                              left, forced_rank)
+        ratings[k] = worth
         if worth > best:
             position, best = k, worth
     return position

@@ -2,8 +2,8 @@
 how likely each world makes the other players' plays of this batch.
 
 The opponent model: a player chooses each card with a probability that falls with how much
-worse the expert's rules of thumb (:class:`kseri.agents.expert.Tactics`) rate it than their
-best card, a softmax over their hand at :data:`TEMPERATURE` points. A world in which the
+worse the compiled expert (:func:`kseri.fast.kernels.expert_choice`, from public memory) rates
+it than their best card, a softmax over their hand at :data:`TEMPERATURE` points. A world in which the
 opponent left a pile they could have taken, or shed a card they would have kept, explains
 their plays badly and weighs little. Only the current batch tells anything: earlier batches'
 hands were played out in full.
@@ -22,8 +22,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from kseri.fast import kernels
-from kseri.fast.flat import DECK_SIZE, PER_RANK, RANKS, flatten
-from kseri.fast.kernels import RANK_OF, FlatRules, compiled
+from kseri.fast.flat import BATCH_SIZE, BATCHES, PLAYERS, RANKS, flatten, new_states
+from kseri.fast.kernels import RANK_OF, FlatRules, compiled, play_card
 from kseri.rules import Rules
 
 TEMPERATURE: Final = 1.0
@@ -57,44 +57,90 @@ def shuffled_pools(pool: NDArray[np.int8], count: int, seed: int) -> NDArray[np.
 @compiled
 def _log_likelihoods(rules: FlatRules, hands: NDArray[np.int8], lengths: NDArray[np.int64],
                      clues: NDArray[np.int64], clue_seen: NDArray[np.int64], later: NDArray[np.int8],
-                     later_len: NDArray[np.int64], temperature: float, out: NDArray[np.float64]) -> None:
-    hand = np.zeros(hands.shape[2] + later.shape[1], np.int64)
-    unseen = np.zeros(RANKS, np.int64)
-    values = np.zeros(hand.shape[0], np.float64)
+                     later_len: NDArray[np.int64], temperature: float, states: NDArray[np.void],
+                     out: NDArray[np.float64]) -> None:
+    state = states[0]
+    cfg = rules.options
+    players = cfg[PLAYERS]
+    total = cfg[BATCHES] * players * cfg[BATCH_SIZE]
     for world in range(hands.shape[0]):
-        total = 0.0
+        log = 0.0
         for k in range(clues.shape[0]):
+            # the clue's player about to play, as the expert sees it from public memory
             seat = clues[k, 0]
             played = clues[k, 1]
             size = 0
             for j in range(lengths[seat]):
-                hand[size] = hands[world, seat, j]
+                state.hands[seat, size] = hands[world, seat, j]
                 size += 1
             for j in range(later_len[k]):
-                hand[size] = later[k, j]
+                state.hands[seat, size] = later[k, j]
                 size += 1
             if size < 2:
                 continue
+            state.turn = seat
+            state.lengths[seat] = size
+            state.lengths[seat + 1 if seat + 1 < players else 0] = clues[k, 7]
             for rank in range(RANKS):
-                unseen[rank] = rules.options[PER_RANK] - clue_seen[k, rank]
-            for j in range(size):
-                unseen[RANK_OF[hand[j]]] -= 1
-            pool = rules.options[DECK_SIZE] - clues[k, 6] - size
+                state.public_rank[rank] = clue_seen[k, rank]
+            state.public_count = clues[k, 6]
+            state.pile_len = clues[k, 3]
+            if clues[k, 3]:
+                state.pile[clues[k, 3] - 1] = 4 * clues[k, 2]  # a card of the top's rank
+            state.pile_points = clues[k, 4]
+            state.index = total - clues[k, 5]
+            kernels.expert_choice(rules, state, False)
             best = -1e300
             chosen = 0.0
             for j in range(size):
-                value = kernels.expert_value(rules, hand[j], clues[k, 2],
-                                             clues[k, 3], float(clues[k, 4]), unseen, pool, clues[k, 7],
-                                             clues[k, 5], -1)
-                values[j] = value / temperature
-                best = max(best, values[j])
-                if hand[j] == played:
-                    chosen = values[j]
+                best = max(best, state.ratings[j] / temperature)
             spread = 0.0
             for j in range(size):
-                spread += np.exp(values[j] - best)
-            total += chosen - best - np.log(spread)
-        out[world] = total
+                value = state.ratings[j] / temperature
+                spread += np.exp(value - best)
+                if state.hands[seat, j] == played:
+                    chosen = value
+            log += chosen - best - np.log(spread)
+        out[world] = log
+
+
+@compiled
+def _replay(rules: FlatRules, states: NDArray[np.void], cards: NDArray[np.int64], reads: NDArray[np.int64],
+            clues: NDArray[np.int64], clue_seen: NDArray[np.int64], clue_hidden: NDArray[np.int64]) -> None:
+    state = states[0]
+    cfg = rules.options
+    players = cfg[PLAYERS]
+    size = cfg[BATCH_SIZE]
+    per_batch = players * size
+    total = cfg[BATCHES] * per_batch
+    for k in range(cards.shape[0]):
+        row = reads[k]
+        if row >= 0:
+            pile_len = state.pile_len
+            clues[row, 2] = RANK_OF[state.pile[pile_len - 1]] if pile_len else -1
+            clues[row, 3] = pile_len
+            clues[row, 4] = state.pile_points
+            clues[row, 5] = total - state.index
+            clues[row, 6] = state.public_count
+            clue_hidden[row] = state.hidden
+            for rank in range(RANKS):
+                clue_seen[row, rank] = state.public_rank[rank]
+        seat = state.turn
+        state.hands[seat, 0] = cards[k]
+        state.lengths[seat] = size - state.index % per_batch // players
+        play_card(rules, state, 0)
+
+
+def replay(rules: Rules, states: NDArray[np.void], cards: NDArray[np.int64], reads: NDArray[np.int64],
+           clues: NDArray[np.int64], clue_seen: NDArray[np.int64]) -> NDArray[np.int64]:
+    """Play ``cards`` in turn through the compiled step on ``states[0]`` (a round started from its
+    public centre: no hands, no deal), each as the seat to play's only card of the moment.
+    Before play ``k`` with ``reads[k] >= 0`` its position fills the row ``reads[k]`` of ``clues``
+    (columns 2 to 6 of :data:`CLUE_FIELDS`; the pile's points as the state counts them) and of
+    ``clue_seen``; returns the face-down cards still in the centre at each clue."""
+    hidden = np.zeros(clues.shape[0], np.int64)
+    _replay(flatten(rules).packed, states, cards, reads, clues, clue_seen, hidden)
+    return hidden
 
 
 def log_likelihoods(rules: Rules, hands: NDArray[np.int8], lengths: NDArray[np.int64],
@@ -112,8 +158,8 @@ def log_likelihoods(rules: Rules, hands: NDArray[np.int8], lengths: NDArray[np.i
     out = np.zeros(hands.shape[0], np.float64)
     if clues.shape[0]:
         _log_likelihoods(compiled_rules.packed, hands, lengths, clues, clue_seen, later, later_len,
-                         temperature, out)
+                         temperature, new_states(1), out)
     return out
 
 
-__all__ = ["CLUE_FIELDS", "TEMPERATURE", "log_likelihoods", "shuffled_pools"]
+__all__ = ["CLUE_FIELDS", "TEMPERATURE", "log_likelihoods", "replay", "shuffled_pools"]

@@ -65,6 +65,33 @@ def load_world(rules: FlatRules, state: State, world: int, hands: NDArray[np.int
 
 
 @compiled
+def load_worlds(rules: FlatRules, states: NDArray[np.void], hands: NDArray[np.int8],
+                lengths: NDArray[np.int64], future: NDArray[np.int8], centre: NDArray[np.int8],
+                centre_len: NDArray[np.int64],
+                numbers: NDArray[np.int64], points: NDArray[np.int64], counts: NDArray[np.int64],
+                seen: NDArray[np.int64]) -> None:
+    """Set ``states[w]`` to world ``w`` of the master's positions (:func:`load_world`), its
+    public memory kept as it plays on."""
+    for world in range(hands.shape[0]):
+        states[world].memory = 1
+        load_world(rules, states[world], world, hands, lengths, future, centre, centre_len, numbers, points,
+                   counts, seen)
+
+
+@compiled
+def play_in(rules: FlatRules, states: NDArray[np.void], world: int, card: int) -> int:
+    """The seat to play in ``states[world]`` plays ``card`` through the step; returns the
+    cards taken, or -1 (and changes nothing) when the card is not in its hand."""
+    state = states[world]
+    if state.turn < 0:
+        return -1
+    for position in range(state.lengths[state.turn]):
+        if state.hands[state.turn, position] == card:
+            return play_card(rules, state, position)
+    return -1
+
+
+@compiled
 def rollouts(rules: FlatRules, hands: NDArray[np.int8], lengths: NDArray[np.int64], future: NDArray[np.int8],
              centre: NDArray[np.int8], centre_len: NDArray[np.int64], numbers: NDArray[np.int64],
              points: NDArray[np.int64], counts: NDArray[np.int64], seen: NDArray[np.int64],

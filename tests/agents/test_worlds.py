@@ -1,39 +1,51 @@
-"""The search state agrees with the engine, and sampled worlds agree with the view."""
+"""The compiled step on a state record agrees with the engine from any known position, and
+sampled worlds agree with the view."""
 
 import random
 from collections.abc import Iterator
 
 import numpy as np
 import pytest
+from states import dealt_state, final_points, hand
 
 from kseri import PRESETS, Match, Rules, View
 from kseri.agents.sampler import Sampler, World
-from kseri.agents.sim import RoundSim, SimRules
 from kseri.cards import JACK, RANK_OF
+from kseri.fast import play as step
+from kseri.fast.flat import COUNTS
 from kseri.fast.sampling import shuffled_pools
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
-def test_sim_scores_rounds_exactly_as_the_engine(preset: str) -> None:
+def test_the_compiled_step_scores_rounds_exactly_as_the_engine(preset: str) -> None:
     rules = Rules.preset(preset)
-    sim_rules = SimRules(rules)
     for seed in range(15):
         match = Match(rules, seed=seed)
-        deal = match.deals[0]
-        sim = RoundSim(sim_rules, hands=deal.hands[0], future=deal.hands[1:], centre=deal.centre,
-                       turn=match.turn or 0, left=rules.deck_size - rules.centre_size)
+        states = dealt_state(rules, match.deals[0], match.turn or 0)
+        state = states[0]
         rng = random.Random(seed)
         while match.turn is not None:
-            assert sim.turn == match.turn
-            assert sorted(sim.hands[sim.turn]) == sorted(match.legal_plays())
+            assert state["turn"] == match.turn
+            assert sorted(hand(states)) == sorted(match.legal_plays())
             card = rng.choice(match.legal_plays())
             match.play(card)
-            sim.play(card)
+            step(rules, states, card)
             view = match.view(0)
             if match.turn is not None:
-                assert len(sim.centre) == view.centre_size
-                assert tuple(sim.counts) == view.captured_sizes
-        assert tuple(sim.final_points()) == match.round_results[0].points
+                assert state["pile_len"] == view.centre_size
+                assert tuple(state["per_side"][COUNTS, : rules.sides].tolist()) == view.captured_sizes
+        assert final_points(rules, states) == match.round_results[0].points
+
+
+def test_the_step_refuses_a_card_not_in_hand() -> None:
+    rules = Rules.preset("greek")
+    match = Match(rules, seed=1)
+    states = dealt_state(rules, match.deals[0], match.turn or 0)
+    before = states.copy()
+    absent = next(card for card in range(rules.deck_size) if card not in match.legal_plays())
+    with pytest.raises(ValueError, match=f"card {absent} is not in the hand"):
+        step(rules, states, absent)
+    assert states.tobytes() == before.tobytes()
 
 
 def _views_along_a_round(rules: Rules, seed: int) -> Iterator[View]:
@@ -51,7 +63,8 @@ def test_sampled_worlds_agree_with_the_view(preset: str) -> None:
     for seed in range(3):
         for view in _views_along_a_round(rules, seed):
             sampler = Sampler(view)
-            world = sampler.sample(rng)
+            pools = sampler.pools(rng, 1)
+            world = sampler.world(pools[0].tolist())
             assert [len(hand) for hand in world.hands] == list(view.hand_sizes)
             assert world.hands[view.seat] == view.hand
             placed = [c for hand in world.hands for c in hand]
@@ -72,14 +85,14 @@ def test_sampled_worlds_agree_with_the_view(preset: str) -> None:
             assert again.plays == view.plays and again.hand == view.hand
             assert again.centre_top == view.centre_top and again.hand_sizes == view.hand_sizes
             assert again.face_down_seen == view.face_down_seen
-            # ... and the search state built from it is the engine's state.
-            sim = sampler.sim(world)
+            # ... and the state record loaded from it plays on as the engine's state.
+            states = sampler.states(pools)
             truth = replay.copy()
             while truth.turn is not None:
                 card = truth.legal_plays()[0]
                 truth.play(card)
-                sim.play(card)
-            assert tuple(sim.final_points()) == truth.round_results[0].points
+                step(rules, states, card)
+            assert final_points(rules, states) == truth.round_results[0].points
 
 
 def test_sampled_worlds_read_the_clue_of_a_pile_left_alone() -> None:
