@@ -1,10 +1,13 @@
-"""Puzzles in the browser (/puzzles): reached from the lobby, a puzzle solved and one failed with
-the rating moving both ways, retrying the failed one, the streak, and a guest solving unrated on
-a phone; screenshots at laptop and phone sizes."""
+"""Puzzles in the browser (/puzzles): reached from the lobby and from a game's end panel, a
+puzzle solved and one failed with the rating moving both ways, retrying the failed one, the
+streak, and a guest solving unrated on a phone; the review's verdicts on the replay's timeline;
+screenshots at laptop and phone sizes."""
 
 from __future__ import annotations
 
-from browser_helpers import SIZES, ContextFactory, PageErrors, screenshot
+import re
+
+from browser_helpers import SIZES, ContextFactory, PageErrors, play_until, screenshot, start_bot_game
 from playwright.sync_api import Page, expect
 
 from kseri.analysis.puzzles import Puzzle, starting_set
@@ -98,3 +101,35 @@ def test_a_guest_solves_unrated_on_a_phone_and_the_daily_puzzle(
     expect(page.locator(".puzzle-board")).to_have_attribute("data-puzzle", daily)
     page.click("#puzzle-mode-retry")
     expect(page.locator("#puzzle-error")).to_have_text("Sign in to retry the puzzles you failed.")
+
+
+def test_the_reviews_verdicts_on_the_replay_timeline_and_puzzles_after_a_game(
+        server: str, new_context: ContextFactory, page_errors: PageErrors) -> None:
+    page = page_errors.watch(new_context(SIZES["laptop"]).new_page())
+    table = start_bot_game(page, server, name="Eleni", level="greedy", target=10)
+    play_until(page, "#watch-replay", limit_s=240)  # the first card every time: mistakes made
+    expect(page.locator("#end-puzzles")).to_have_text("Puzzles from my mistakes")
+    page.click("#watch-replay")
+    expect(page).to_have_url(f"{server}/t/{table}#replay")
+    page.click("#analyse")
+    expect(page.locator("#verdict-timeline")).to_be_visible(timeout=240_000)
+    marks = page.locator(".verdict-mark")
+    if not marks.count():  # this round had no costly play: the next rounds are looked at
+        expect(page.locator("#next-verdict")).to_have_text("No verdict in this round")
+        return
+    page.click("#next-verdict")
+    first = int(str(marks.first.get_attribute("data-step")))
+    expect(page.locator("#replay-counter")).to_contain_text(f"{first} /")
+    note = page.locator("#analysis-note")
+    expect(note).to_have_attribute("data-verdict", re.compile(r"^[a-z_]+$"))
+    expect(note).not_to_contain_text("verdict.")  # a sentence, not a key
+    expect(page.locator(".verdict-mark.current")).to_have_count(1)
+    screenshot(page, "puzzles-replay-verdicts-laptop")
+    if marks.count() > 1:
+        page.click("#next-verdict")
+        second = int(str(marks.nth(1).get_attribute("data-step")))
+        expect(page.locator("#replay-counter")).to_contain_text(f"{second} /")
+    page.goto(f"{server}/t/{table}")
+    page.click("#end-puzzles")
+    expect(page).to_have_url(f"{server}/puzzles")
+    expect(page.locator(".puzzle-board")).to_be_visible()

@@ -1,5 +1,6 @@
 // The master's review of a finished game in the replay viewer (docs/analysis.md): accuracy per
-// player, and for each play what it cost ("you played 7♠; Q♦ was worth 3.2 more").
+// player, for each play what it cost ("you played 7♠; Q♦ was worth 3.2 more") or its verdict in
+// the game's own words ("missed a kseri"), and the verdicts marked on the timeline.
 import { api } from "./api.js";
 import { cardName } from "./cards.js";
 import { h } from "./dom.js";
@@ -50,9 +51,43 @@ export class AnalysisPanel {
     const review = this.byPlay.get(`${round}:${play}`);
     if (!review) return null;
     const who = name(review.seat);
+    if (review.verdict) {
+      return h("p", { class: "analysis-note mistake", id: "analysis-note", "data-verdict": review.verdict.kind },
+        `${who}: `, verdictText(review.verdict));
+    }
     const text = review.loss >= NOTABLE
       ? t("analysis.mistake", { name: who, card: cardName(review.card), best: cardName(review.best), loss: review.loss.toFixed(1) })
       : t("analysis.good", { name: who, card: cardName(review.card) });
     return h("p", { class: `analysis-note${review.loss >= NOTABLE ? " mistake" : ""}`, id: "analysis-note" }, text);
   }
+
+  /** The steps (1 = after the first play) of a round whose play has a verdict. */
+  verdictSteps(round) {
+    if (this.state !== "done") return [];
+    return this.analysis.plays.filter((play) => play.round === round && play.verdict).map((play) => play.play + 1);
+  }
+
+  /** The verdicts on the timeline: a mark per judged play (jumping to it), and "next verdict". */
+  timeline(round, step, total, go) {
+    const steps = this.verdictSteps(round);
+    if (this.state !== "done") return null;
+    const next = steps.find((s) => s > step);
+    return h("div", { class: "verdict-timeline", id: "verdict-timeline" },
+      h("ol", { class: "verdict-marks", "aria-label": t("review.timeline") }, steps.map((s) => {
+        const review = this.byPlay.get(`${round}:${s - 1}`);
+        return h("li", { style: `left: ${(100 * s) / Math.max(1, total)}%` },
+          h("button", { type: "button", class: `verdict-mark${s === step ? " current" : ""}`, "data-step": s,
+            title: verdictText(review.verdict), "aria-label": `${t("replay.counter", { step: s, total })}: ${verdictText(review.verdict)}`,
+            onclick: () => go(s) }));
+      })),
+      h("button", { type: "button", id: "next-verdict", disabled: next === undefined, onclick: () => go(next) },
+        steps.length ? t("review.nextVerdict") : t("review.noVerdict")));
+  }
+}
+
+/** A verdict (analysis/verdicts.py's JSON) as a sentence in the page's language. */
+export function verdictText(verdict) {
+  const fields = { card: cardName(verdict.card), better: cardName(verdict.better), worth: verdict.worth, loss: verdict.loss.toFixed(1) };
+  const reason = verdict.reason ? ` ${t(`reason.${verdict.reason}`, fields)}` : "";
+  return t(`verdict.${verdict.kind}`, fields) + reason;
 }
