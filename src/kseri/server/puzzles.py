@@ -122,6 +122,9 @@ class PuzzleRoom:
         """Mistake puzzles' accounts, by puzzle id."""
         self._loaded = asyncio.Lock()
         self._ready = False
+        self._writing = asyncio.Lock()
+        """One answer or new puzzle written at a time (SQLite takes one writer; an account's
+        standing is read and written whole)."""
 
     async def ready(self) -> PuzzleRoom:
         """Load the puzzles (a fresh database first gets the starting set)."""
@@ -213,6 +216,12 @@ class PuzzleRoom:
             raise ApiError(422, "not-in-hand", str(error), field="card") from None
         if user_id is None:
             return Outcome(puzzle, solved, False, None, None)
+        async with self._writing:
+            return await self._record(puzzle, card, solved, user_id)
+
+    async def _record(self, puzzle: Puzzle, card: str, solved: bool, user_id: str) -> Outcome:
+        puzzle_id = puzzle.id
+        puzzle = self.puzzles[puzzle_id]  # its rating as it is now
         before = await self.standing(user_id)
         rated = puzzle_id not in await self._tried(user_id)
         rating, puzzle_rating = before.rating, puzzle.rating
@@ -256,6 +265,11 @@ class PuzzleRoom:
         return await self._keep(found, user_id, table_id)
 
     async def _keep(self, found: Sequence[Puzzle], user_id: str, table_id: str) -> list[Puzzle]:
+        async with self._writing:
+            await self._store(found, user_id, table_id)
+        return [self.puzzles[puzzle.id] for puzzle in found]
+
+    async def _store(self, found: Sequence[Puzzle], user_id: str, table_id: str) -> None:
         new = [puzzle for puzzle in found if puzzle.id not in self.puzzles]
         if new:
             now = time.time()
@@ -267,7 +281,6 @@ class PuzzleRoom:
         for puzzle in new:
             self.puzzles[puzzle.id] = puzzle
             self.owners[puzzle.id] = user_id
-        return [self.puzzles[puzzle.id] for puzzle in found]
 
 
 def outcome_json(outcome: Outcome) -> dict[str, Any]:
