@@ -125,3 +125,41 @@ def test_a_finished_games_mistakes_become_the_players_puzzles(
     # asked again, the same puzzles, kept once
     assert [p["id"] for p in eleni.post(f"/api/tables/{table}/puzzles").json()["puzzles"]] == [
         p["id"] for p in found]
+
+
+def test_win_odds_of_a_finished_casual_game_and_never_of_a_rated_one(
+        start_server: Callable[..., Server], sqlite_url: str) -> None:
+    server = start_server(sqlite_url, bot_delay="0")
+    created = server.create([human("Eleni"), bot("greedy")], rules="greek,target=10")
+    table, token = created["table"]["id"], created["token"]
+    error(httpx.get(f"{server.http}/api/tables/{table}/odds", params={"round": 0, "play": 0}), 409,
+          "not-finished")  # in play: the odds would speak of cards not yet shown
+
+    async def play() -> None:
+        player = await Player.connect(Browser(server), table, token)
+        await player.play_to_the_end()
+        await player.close()
+
+    asyncio.run(play())
+    answer = httpx.get(f"{server.http}/api/tables/{table}/odds", params={"round": 0, "play": 3}, timeout=120)
+    assert answer.status_code == 200, answer.text
+    odds = answer.json()
+    assert odds["seat"] in (0, 1) and odds["round"] == 0 and odds["play"] == 3
+    for key in ("round_odds", "match_odds"):
+        estimate, low, high = odds[key]
+        assert 0 <= low <= estimate <= high <= 1
+    error(httpx.get(f"{server.http}/api/tables/{table}/odds", params={"round": 0, "play": 999}), 422,
+          "no-such-play")
+    error(httpx.get(f"{server.http}/api/tables/nope/odds", params={"round": 0, "play": 0}), 404,
+          "no-such-table")
+    query(sqlite_url, f"UPDATE tables SET rated = 1 WHERE id = '{table}'")
+    assert "rated" in error(httpx.get(f"{server.http}/api/tables/{table}/odds",
+                                      params={"round": 0, "play": 3}), 403, "rated")
+
+
+def query(url: str, sql: str) -> None:
+    """Run one statement on the server's SQLite database."""
+    import sqlite3
+
+    with sqlite3.connect(url.split("///", 1)[1]) as connection:
+        connection.execute(sql)
