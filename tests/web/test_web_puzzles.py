@@ -1,6 +1,7 @@
 """Puzzles in the browser (/puzzles): reached from the lobby and from a game's end panel, a
 puzzle solved and one failed with the rating moving both ways, retrying the failed one, the
-streak, and a guest solving unrated on a phone; the review's verdicts on the replay's timeline;
+streak, and a guest solving unrated on a phone; the review's verdicts on the replay's timeline and
+the win-odds bar;
 screenshots at laptop and phone sizes."""
 
 from __future__ import annotations
@@ -113,6 +114,14 @@ def test_the_reviews_verdicts_on_the_replay_timeline_and_puzzles_after_a_game(
     expect(page).to_have_url(f"{server}/t/{table}#replay")
     page.click("#analyse")
     expect(page.locator("#verdict-timeline")).to_be_visible(timeout=240_000)
+    page.click("#replay-next")
+    page.click("#odds-toggle")  # a casual game: the win-odds bar may be shown
+    expect(page.locator("#odds-text")).to_contain_text("to play: ", timeout=120_000)
+    expect(page.locator("#odds-text")).to_contain_text("% to win the round (")
+    fill = page.locator(".odds-fill").get_attribute("style") or ""
+    assert re.fullmatch(r"width: \d{1,3}%;?", fill), fill
+    screenshot(page, "puzzles-replay-odds-laptop")
+    page.click("#replay-first")
     marks = page.locator(".verdict-mark")
     if not marks.count():  # this round had no costly play: the next rounds are looked at
         expect(page.locator("#next-verdict")).to_have_text("No verdict in this round")

@@ -18,6 +18,40 @@ export class AnalysisPanel {
     this.byPlay = new Map();
     this.state = "idle"; // idle, running, done, failed
     this.error = "";
+    this.oddsOn = false;
+    this.odds = new Map(); // "round:play" -> the server's odds, or {error}
+  }
+
+  /** The win-odds bar (a finished casual game's replay): a toggle, then the chance that the
+   * side about to play wins the round and the match, with the intervals. */
+  oddsBar(round, step, total, name) {
+    if (!this.tableId) return null;
+    const toggle = h("button", { type: "button", id: "odds-toggle", "aria-pressed": String(this.oddsOn),
+      onclick: () => { this.oddsOn = !this.oddsOn; this.redraw(); } }, t(this.oddsOn ? "odds.hide" : "odds.show"));
+    if (!this.oddsOn) return h("div", { class: "odds" }, toggle);
+    const key = `${round}:${step}`;
+    const known = this.odds.get(key);
+    if (known === undefined && step < total) {
+      this.odds.set(key, null);
+      api("GET", `/api/tables/${encodeURIComponent(this.tableId)}/odds?round=${round}&play=${step}`)
+        .then((odds) => this.odds.set(key, odds), (error) => this.odds.set(key, { error: error.message }))
+        .then(() => this.redraw());
+    }
+    const percent = (x) => Math.round(100 * x);
+    let body;
+    if (step >= total) body = h("p", { class: "muted" }, t("odds.end"));
+    else if (!known) body = h("p", { class: "muted", role: "status" }, t("odds.loading"));
+    else if (known.error) body = h("p", { class: "error", role: "alert", id: "odds-error" }, known.error);
+    else {
+      const [chance, low, high] = known.round_odds;
+      const [match] = known.match_odds;
+      body = h("div", { class: "odds-line" },
+        h("div", { class: "odds-meter", role: "img", "aria-label": t("odds.round", { name: name(known.seat), chance: percent(chance) }) },
+          h("span", { class: "odds-fill", style: `width: ${percent(chance)}%` }),
+          h("span", { class: "odds-interval", style: `left: ${percent(low)}%; width: ${percent(high) - percent(low)}%` })),
+        h("p", { id: "odds-text" }, t("odds.line", { name: name(known.seat), chance: percent(chance), low: percent(low), high: percent(high), match: percent(match) })));
+    }
+    return h("div", { class: "odds", id: "odds-bar" }, toggle, body);
   }
 
   async load() {

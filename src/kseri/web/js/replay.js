@@ -209,6 +209,7 @@ export class ReplayScreen {
         h("input", { type: "range", id: "replay-step", min: 0, max: lastStep, value: this.step, "aria-label": t("replay.step"), oninput: (e) => this.go(Number(e.target.value)) }),
         h("span", { id: "replay-counter" }, t("replay.counter", { step: this.step, total: lastStep }))),
       this.analysis.timeline(this.round, this.step, lastStep, (step) => this.go(step)),
+      this.analysis.oddsBar(this.round, this.step, lastStep, (seat) => this.name(seat)),
       h("p", { class: "last-play", id: "replay-caption", "aria-live": "off" }, this.describe(position)),
       this.analysis.summary((seat) => this.name(seat)),
       position.play && this.analysis.note(this.round, this.step - 1, (seat) => this.name(seat)),
