@@ -161,6 +161,7 @@ export class PuzzleScreen {
     return h("section", { class: `puzzle-result ${r.solved ? "solved" : "failed"}`, id: "puzzle-result", role: "status" },
       h("h2", {}, r.solved ? t("puzzles.solved") : t("puzzles.failed")),
       h("p", { id: "puzzle-answer" }, t("puzzles.answer", { cards: r.answers.map(cardName).join(", ") })),
+      h("p", { class: "muted", id: "puzzle-values-help" }, t("puzzles.values")),
       r.themes.length > 0 && h("p", { class: "puzzle-themes" }, t("puzzles.themes"), " ", r.themes.map((theme) => t(`puzzles.theme.${theme}`)).join(", ")),
       r.rating
         ? h("p", { id: "puzzle-rating-change", class: change > 0 ? "up" : change < 0 ? "down" : "" },
