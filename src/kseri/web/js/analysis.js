@@ -85,14 +85,12 @@ export class AnalysisPanel {
     const review = this.byPlay.get(`${round}:${play}`);
     if (!review) return null;
     const who = name(review.seat);
-    if (review.verdict) {
-      return h("p", { class: "analysis-note mistake", id: "analysis-note", "data-verdict": review.verdict.kind },
-        `${who}: `, verdictText(review.verdict));
-    }
     const text = review.loss >= NOTABLE
       ? t("analysis.mistake", { name: who, card: cardName(review.card), best: cardName(review.best), loss: review.loss.toFixed(1) })
       : t("analysis.good", { name: who, card: cardName(review.card) });
-    return h("p", { class: `analysis-note${review.loss >= NOTABLE ? " mistake" : ""}`, id: "analysis-note" }, text);
+    const mistake = review.loss >= NOTABLE || review.verdict;
+    return h("p", { class: `analysis-note${mistake ? " mistake" : ""}`, id: "analysis-note", "data-verdict": review.verdict && review.verdict.kind },
+      text, review.verdict && h("span", { class: "verdict" }, " ", verdictText(review.verdict)));
   }
 
   /** The steps (1 = after the first play) of a round whose play has a verdict. */
