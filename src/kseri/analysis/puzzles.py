@@ -230,10 +230,18 @@ def mistake_puzzles(record: Mapping[str, Any], analysis: Analysis, seat: int, *,
     ``least`` points in ``analysis`` (the review of ``record``) whose answer is not the card it
     played, costliest first."""
     mistakes = analysis.mistakes(len(analysis.reviews), least=least)
-    costly = {(review.round, review.play): review for review in mistakes if review.seat == seat}
-    order = {where: rank for rank, where in enumerate(costly)}
-    found = puzzles_from_record(record, seats={seat}, plays=set(costly), worlds=worlds, seed=seed)
-    kept = [puzzle for puzzle in found if costly[puzzle.source].card not in puzzle.answers]
+    played = {(review.round, review.play): review.card for review in mistakes if review.seat == seat}
+    return puzzles_of_plays(record, played, seat, worlds=worlds, seed=seed)
+
+
+def puzzles_of_plays(record: Mapping[str, Any], played: Mapping[tuple[int, int], Card], seat: int, *,
+                     worlds: int = WORLDS, seed: int = 0) -> list[Puzzle]:
+    """The puzzles of ``seat``'s positions ``(round, play)`` in ``played`` (in its order: costliest
+    first, say) whose answer is not the card played there (a stored analysis's mistakes, read back
+    from its JSON by a server)."""
+    order = {where: rank for rank, where in enumerate(played)}
+    found = puzzles_from_record(record, seats={seat}, plays=set(played), worlds=worlds, seed=seed)
+    kept = [puzzle for puzzle in found if played[puzzle.source] not in puzzle.answers]
     return sorted(kept, key=lambda puzzle: order[puzzle.source])
 
 
@@ -277,6 +285,6 @@ def next_puzzle(player: Rating, puzzles: Iterable[Puzzle], done: Collection[str]
 
 __all__ = [
     "FORMAT", "MIN_GAP", "Puzzle", "PuzzleError", "Rating", "bot_records", "daily_puzzle", "mistake_puzzles",
-    "next_puzzle", "principal_line", "puzzle_at", "puzzles_from_record", "rate_attempt", "read_puzzles",
-    "starting_set",
+    "next_puzzle", "principal_line", "puzzle_at", "puzzles_from_record", "puzzles_of_plays", "rate_attempt",
+    "read_puzzles", "starting_set",
 ]

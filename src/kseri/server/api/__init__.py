@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from kseri.server.api import learn, ops, pages, players, tables
+from kseri.server.api import learn, odds, ops, pages, players, puzzles, tables
 
 ROUTERS: list[APIRouter] = [
     tables.router,  # tables, seats, the lobby, records, the play WebSocket
     players.router,  # accounts, pairing, profiles, leaderboards, analyses
     learn.router,  # the tutorial
+    puzzles.router,  # puzzles, puzzle ratings, mistakes made puzzles
+    odds.router,  # win odds in a finished casual game's replay
     ops.router,  # health, readiness, metrics
     pages.router,  # the web page's addresses
 ]

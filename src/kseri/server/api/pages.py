@@ -1,5 +1,6 @@
 """The web page: ``index.html`` at every address the page itself answers (``/``, an invite
-``/t/{id}``, ``/account``, ``/p/{username}``, ``/leaderboard``), its assets under ``/static``."""
+``/t/{id}``, ``/account``, ``/p/{username}``, ``/leaderboard``, ``/puzzles``), its assets under
+``/static``."""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ PLACEHOLDER_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"
 <body><h1>kseri server</h1><p>The web client is not installed; the server's API is at
 <a href="/docs">/docs</a>.</p></body></html>"""
 
-PAGES = ("/", "/t/{table_id}", "/account", "/p/{username}", "/leaderboard", "/leaderboard/{family}")
+PAGES = ("/", "/t/{table_id}", "/account", "/p/{username}", "/leaderboard", "/leaderboard/{family}",
+         "/puzzles")
 """The page's own addresses (docs/players.md)."""
 
 router = APIRouter(include_in_schema=False)

@@ -1,5 +1,5 @@
 // The page: loads translations and the deck, then shows the lobby (/), a table (/t/ID), a
-// finished table's replay (/t/ID#replay; with the master's analysis at once: #analysis) or the tutorial (/#learn). Language and suit colours are switchable in the top bar.
+// finished table's replay (/t/ID#replay; with the master's analysis at once: #analysis), the puzzles (/puzzles) or the tutorial (/#learn). Language and suit colours are switchable in the top bar.
 import { applyI18n, availableLanguages, currentLanguage, loadI18n, setLanguage } from "./i18n.js";
 import { loadDeck } from "./cards.js";
 import { LearnScreen } from "./learn.js";
@@ -8,6 +8,7 @@ import { TableScreen } from "./table.js";
 import { ReplayScreen } from "./replay.js";
 import { AccountScreen, claimHeldSeats, loadAccount, renderAccountNav } from "./account.js";
 import { LeaderboardScreen, ProfileScreen } from "./players.js";
+import { PuzzleScreen } from "./puzzles.js";
 
 let screen = null;
 
@@ -20,6 +21,7 @@ function route() {
   const profile = location.pathname.match(/^\/p\/([^/]+)\/?$/);
   const board = location.pathname.match(/^\/leaderboard(?:\/([^/]+))?\/?$/);
   if (location.pathname === "/account") screen = new AccountScreen(root);
+  else if (location.pathname === "/puzzles") screen = new PuzzleScreen(root);
   else if (profile) screen = new ProfileScreen(root, decodeURIComponent(profile[1]));
   else if (board) screen = new LeaderboardScreen(root, board[1] ? decodeURIComponent(board[1]) : null);
   else if (match && ["#replay", "#analysis"].includes(location.hash)) {

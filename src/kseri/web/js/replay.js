@@ -252,6 +252,8 @@ export class ReplayScreen {
         h("button", { type: "button", id: "replay-last", onclick: () => this.go(lastStep), "aria-label": t("replay.last") }, "▶|"),
         h("input", { type: "range", id: "replay-step", min: 0, max: lastStep, value: this.step, "aria-label": t("replay.step"), oninput: (e) => this.go(Number(e.target.value)) }),
         h("span", { id: "replay-counter" }, t("replay.counter", { step: this.step, total: lastStep }))),
+      this.analysis.timeline(this.round, this.step, lastStep, (step) => this.go(step)),
+      this.analysis.oddsBar(this.round, this.step, lastStep, (seat) => this.name(seat)),
       h("div", { class: `replay-main${this.tableId ? " with-analysis" : ""}` },
         h("div", { class: "replay-board" },
           h("p", { class: "last-play", id: "replay-caption", "aria-live": "off" }, this.describe(position)),

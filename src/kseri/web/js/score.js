@@ -148,5 +148,6 @@ export function renderMatchEnd(screen, actions) {
       h("a", { class: "button", id: "download-record", href: `/api/tables/${screen.tableId}/record`, download: `kseri-${screen.tableId}.json` }, t("end.download")),
       h("button", { type: "button", id: "end-analyse", onclick: actions.analyse }, t("end.analyse")),
       h("button", { type: "button", id: "watch-replay", onclick: actions.replay }, t("end.replay")),
+      h("button", { type: "button", id: "end-puzzles", onclick: actions.puzzles }, t("end.puzzles")),
       h("a", { class: "button", href: "/", id: "back-to-lobby" }, t("table.backToLobby"))));
 }

@@ -6,6 +6,7 @@ import { announce, h, navigate } from "./dom.js";
 import { setSoundOn, soundOn } from "./effects.js";
 import { t } from "./i18n.js";
 import { seatName } from "./lobby.js";
+import { puzzlesFromGame } from "./puzzles.js";
 import { openRulesHelp } from "./rules-help.js";
 import { renderMatchEnd, renderRoundResult } from "./score.js";
 
@@ -175,6 +176,7 @@ export const controlMethods = {
           rematch: () => this.rematch(),
           replay: () => navigate(`/t/${this.tableId}#replay`),
           analyse: () => navigate(`/t/${this.tableId}#analysis`),
+          puzzles: () => puzzlesFromGame(this.tableId),
         })
         : renderRoundResult(this);
       const mine = this.seat !== null ? this.table.seats[this.seat] : null;
