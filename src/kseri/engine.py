@@ -33,7 +33,7 @@ import secrets
 from dataclasses import dataclass, field
 from enum import StrEnum
 from hashlib import sha512
-from typing import TYPE_CHECKING, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from kseri.cards import ALL_CARDS, CARDS_PER_DECK, CLUBS, JACK, RANK_OF, TWO, Card, CardError
 from kseri.rules import CentreDeal, MajorityTie, Rules, match_winner
@@ -241,26 +241,24 @@ class RoundResult:
     """The seat that swept the rest of the centre (``None``: nobody captured)."""
 
 
-@dataclass(frozen=True, slots=True)
-class View:
-    """What one seat may know: the only game information that leaves the engine."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PublicView:
+    """What every seat sees alike: the part of a view that is nobody's secret (the base of
+    :class:`View` and :class:`SpectatorView`, which stay distinct types so that no bot can be
+    handed a spectator's view)."""
 
     rules: Rules
-    seat: int
     phase: Phase
     round_index: int
     dealer: int
     turn: int | None
     """The seat to play, ``None`` when no play is due."""
-    hand: tuple[Card, ...]
     centre_top: Card | None
     centre_size: int
     face_down: int
     """Face-down cards still in the centre (Pisti)."""
     centre_dealt: tuple[Card | None, ...]
     """The centre as dealt, bottom to top, ``None`` for face-down cards."""
-    face_down_seen: tuple[Card, ...]
-    """The face-down centre cards, if this seat captured them."""
     shown: Card | None
     hand_sizes: tuple[int, ...]
     stock_size: int
@@ -276,6 +274,16 @@ class View:
     winner: int | None
     """The winning side once the match is over."""
 
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class View(PublicView):
+    """What one seat may know: the only game information that leaves the engine."""
+
+    seat: int
+    hand: tuple[Card, ...]
+    face_down_seen: tuple[Card, ...]
+    """The face-down centre cards, if this seat captured them."""
+
     @property
     def side(self) -> int:
         """The side this seat scores for."""
@@ -286,31 +294,10 @@ class View:
         return self.hand if self.turn == self.seat else ()
 
 
-@dataclass(frozen=True, slots=True)
-class SpectatorView:
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SpectatorView(PublicView):
     """What a spectator may know: a :class:`View` of nobody's seat, with no hand and no
     face-down card (the engine, not its callers, decides what is public)."""
-
-    rules: Rules
-    phase: Phase
-    round_index: int
-    dealer: int
-    turn: int | None
-    centre_top: Card | None
-    centre_size: int
-    face_down: int
-    centre_dealt: tuple[Card | None, ...]
-    shown: Card | None
-    hand_sizes: tuple[int, ...]
-    stock_size: int
-    captured_sizes: tuple[int, ...]
-    marks: tuple[tuple[Mark, ...], ...]
-    plays: tuple[PublicPlay, ...]
-    last_capturer: int | None
-    totals: tuple[int, ...]
-    target: int
-    round_results: tuple[RoundResult, ...]
-    winner: int | None
 
     seat: None = None
     """A spectator has no seat."""
@@ -790,39 +777,23 @@ class Match:
         if not 0 <= seat < self._cfg.players:
             raise ValueError(f"seat must be 0 to {self._cfg.players - 1}, not {seat}")
         deal = self._deal
-        hidden = deal.face_down
         return View(
-            rules=self.rules,
             seat=seat,
-            phase=self._phase,
-            round_index=self.round_index,
-            dealer=deal.dealer,
-            turn=self._turn,
             hand=tuple(self._hands[seat]),
-            centre_top=self._centre[-1] if self._centre else None,
-            centre_size=len(self._centre),
-            face_down=hidden if self._first_capturer < 0 else 0,
-            centre_dealt=(None,) * hidden + deal.centre[hidden:],
-            face_down_seen=deal.centre[:hidden] if self._first_capturer == seat else (),
-            shown=deal.shown,
-            hand_sizes=tuple(map(len, self._hands)),
-            stock_size=self.stock_size,
-            captured_sizes=tuple(map(len, self._captured)),
-            marks=tuple(self._marks),
-            plays=tuple(self._plays),
-            last_capturer=None if self._last_capturer < 0 else self._last_capturer,
-            totals=self._totals,
-            target=self._target,
-            round_results=self._results,
-            winner=self._winner,
+            face_down_seen=deal.centre[: deal.face_down] if self._first_capturer == seat else (),
+            **self._public(),
         )
 
     def spectator_view(self) -> SpectatorView:
         """Exactly what a spectator may know now: what every seat sees alike (no hand, and
         no face-down centre card, even once captured)."""
+        return SpectatorView(**self._public())
+
+    def _public(self) -> dict[str, Any]:
+        """The fields of :class:`PublicView` now, for a seat's or a spectator's view."""
         deal = self._deal
         hidden = deal.face_down
-        return SpectatorView(
+        return dict(
             rules=self.rules,
             phase=self._phase,
             round_index=self.round_index,
@@ -960,6 +931,6 @@ def random_round(match: Match, rng: random.Random) -> None:
 
 
 __all__ = [
-    "Deal", "IllegalPlayError", "Mark", "Match", "Phase", "PublicPlay", "RoundResult",
+    "Deal", "IllegalPlayError", "Mark", "Match", "Phase", "PublicPlay", "PublicView", "RoundResult",
     "ScoreItem", "SpectatorView", "View", "must_relay_centre", "random_round", "shuffled", "uniform_below",
 ]

@@ -3,7 +3,16 @@ commands, each registering its commands on the app as it is imported."""
 
 from __future__ import annotations
 
-from kseri.cli import analyse_cmd, bench_cmd, learn_cmd, play_cmd, records_cmd, rules_cmd, serve_cmd  # noqa: F401
+from kseri.cli import (  # noqa: F401
+    analyse_cmd,
+    bench_cmd,
+    learn_cmd,
+    play_cmd,
+    puzzles_cmd,
+    records_cmd,
+    rules_cmd,
+    serve_cmd,
+)
 from kseri.cli.command import app
 
 __all__ = ["app", "main"]

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from kseri.analysis import ANALYSIS_ITERATIONS, Analysis, analyse_record, record_plays
+from kseri.analysis import ANALYSIS_ITERATIONS, Analysis, analyse_record, record_plays, verdict_text
 from kseri.cli.command import app
 from kseri.records import RecordError, read_records
 
@@ -73,9 +73,10 @@ def _show(analysis: Analysis, count: int) -> None:
         out.print("no mistake costing a point or more")
         return
     table = Table(title="biggest mistakes")
-    for column in ("round", "play", "player", "played", "best", "loss"):
-        table.add_column(column, justify="left" if column == "player" else "right")
+    for column in ("round", "play", "player", "played", "best", "loss", "verdict"):
+        table.add_column(column, justify="left" if column in ("player", "verdict") else "right")
     for review in worst:
         table.add_row(str(review.round + 1), str(review.play + 1), analysis.players[review.seat].name,
-                      review.card.pretty(), review.best.pretty(), f"{review.loss:.2f}")
+                      review.card.pretty(), review.best.pretty(), f"{review.loss:.2f}",
+                      "" if review.verdict is None else verdict_text(review.verdict))
     out.print(table)

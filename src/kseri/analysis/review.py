@@ -1,11 +1,12 @@
-"""Post-game analysis: the master reviews every play of a finished game from the player's view.
+"""The post-game review: the master judges every play of a finished game from the player's view.
 
 Each play is judged from the view its seat had just before it (:meth:`kseri.engine.Match.view`,
 never a hidden card): the master (:meth:`kseri.agents.master.MasterAgent.evaluate`) estimates
 every legal card's expected round points relative to the opponents, and the play's *loss* is
 how far it trails the best. A seat's *accuracy* is the mean, over its decisions that mattered
 (the legal cards not all worth the same), of where the played card's value lies between the
-worst card (0) and the best (1), as a percentage.
+worst card (0) and the best (1), as a percentage. A costly play also gets a verdict in the game's terms
+(:mod:`kseri.analysis.verdicts`).
 
 >>> from kseri import Match
 >>> from kseri.records import record_from_match
@@ -24,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kseri.agents.master import DEFAULT_ITERATIONS, MasterAgent, play_classes
+from kseri.analysis.verdicts import Verdict, judge
 from kseri.cards import Card
 from kseri.engine import View
 from kseri.records import match_from_record
@@ -49,6 +51,8 @@ class PlayReview:
     """Each legal card with its expected round points relative to the opponents, best first."""
     loss: float
     """How many points the card played trails the best (0: a best play)."""
+    verdict: Verdict | None = None
+    """What the play did wrong in the game's terms (``None``: nothing costly)."""
 
     @property
     def best(self) -> Card:
@@ -70,7 +74,8 @@ class PlayReview:
         """The review as JSON."""
         return {"round": self.round, "play": self.play, "seat": self.seat, "card": str(self.card),
                 "best": str(self.best), "loss": round(self.loss, 3),
-                "values": [{"card": str(card), "value": round(value, 3)} for card, value in self.values]}
+                "values": [{"card": str(card), "value": round(value, 3)} for card, value in self.values],
+                "verdict": None if self.verdict is None else self.verdict.to_json()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +129,8 @@ def review_play(view: View, card: Card, master: MasterAgent, *, round: int = 0, 
         values = [(other, points) for other, points, _ in master.evaluate(view)]
         values.sort(key=lambda entry: -entry[1])
     played = next(value for other, value in values if other == card)
-    return PlayReview(round, play, view.seat, card, tuple(values), values[0][1] - played)
+    return PlayReview(round, play, view.seat, card, tuple(values), values[0][1] - played,
+                      judge(view, card, values))
 
 
 def analyse_plays(plays: Iterable[tuple[View, Card, int, int]], names: list[str], *,
