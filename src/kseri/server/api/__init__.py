@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from kseri.server.api import learn, ops, pages, players, tables
+from kseri.server.api import daily, learn, ops, pages, players, tables
 
 ROUTERS: list[APIRouter] = [
     tables.router,  # tables, seats, the lobby, records, the play WebSocket
     players.router,  # accounts, pairing, profiles, leaderboards, analyses
     learn.router,  # the tutorial
+    daily.router,  # the daily deal (server/daily.py)
     ops.router,  # health, readiness, metrics
     pages.router,  # the web page's addresses
 ]
