@@ -26,7 +26,20 @@ from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Boolean, Column, Float, Index, Integer, String, Table, Text, insert, select, update
+from sqlalchemy import (
+    Boolean,
+    Column,
+    Float,
+    Index,
+    Integer,
+    String,
+    Table,
+    Text,
+    insert,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 
 from kseri import fairness
@@ -386,25 +399,28 @@ class Daily:
                        attempts.c.ranked_user.is_not(None)).order_by(attempts.c.started))).mappings().all()
         return [{"id": r["id"], "name": r["name"], "results": json.loads(r["results"])} for r in rows]
 
-    async def _may_see(self, day: str, family: str, user_id: str | None) -> None:
-        """Refuse a look at a day's records to whoever has not finished an attempt there (until
-        the day closes)."""
+    async def _may_see(self, day: str, family: str, user_id: str | None, token: str | None) -> None:
+        """Refuse a look at a day's records to whoever has not finished an attempt there (an
+        account's, or a guest's by its token) until the day closes."""
         info = await self.day(day, family)
         if info["status"] == "closed":
             return
-        if user_id is not None:
+        who = [attempts.c.user_id == user_id] if user_id is not None else []
+        if token is not None:
+            who.append(attempts.c.token_hash == _hash(token))
+        if who:
             async with self.store.engine.connect() as connection:
                 done = (await connection.execute(select(attempts.c.id).where(
-                    attempts.c.day == day, attempts.c.rules == family, attempts.c.user_id == user_id,
+                    attempts.c.day == day, attempts.c.rules == family, or_(*who),
                     attempts.c.finished.is_(True)))).first()
             if done is not None:
                 return
         raise ApiError(403, "play-first", f"the {family} daily of {day} is secret until you have "
                        "finished your own attempt, or until the day closes")
 
-    async def ladder(self, day: str, family: str, user_id: str | None) -> dict[str, Any]:
+    async def ladder(self, day: str, family: str, user_id: str | None, token: str | None) -> dict[str, Any]:
         """The day's ranked players by matchpoints (ties share a place), with percentages."""
-        await self._may_see(day, family, user_id)
+        await self._may_see(day, family, user_id, token)
         field_ = await self._finished_ranked(day, family)
         scores = scored(field_)
         info = await self.day(day, family)
@@ -468,19 +484,24 @@ class Daily:
 
 def scored(field_: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """Each attempt of a field (``{"id", "name", "results"}``) scored: per deal its result,
-    matchpoints and percentage; in all its matchpoints, percentage and place (``#2= of 3``)."""
+    matchpoints and percentage; in all its matchpoints, percentage and place (``#2= of 3``).
+    A field of one has nobody to beat or lose to: 50%."""
     if not field_:
         return {}
     boards = [{a["id"]: float(a["results"][i]) for a in field_} for i in range(len(field_[0]["results"]))]
     per_deal = [board_matchpoints(board) for board in boards]
     totals = total_matchpoints(boards)
-    top = max(len(field_) - 1, 1)
+    top = len(field_) - 1
+
+    def share(points: float, deals: int) -> float:
+        return round(100.0 * points / (top * deals), 1) if top else 50.0
+
     out = {}
     for a in field_:
         deals = [{"result": a["results"][i], "matchpoints": per_deal[i][a["id"]],
-                  "percentage": round(100.0 * per_deal[i][a["id"]] / top, 1)} for i in range(len(boards))]
+                  "percentage": share(per_deal[i][a["id"]], 1)} for i in range(len(boards))]
         out[a["id"]] = {"id": a["id"], "name": a["name"], "deals": deals, "matchpoints": totals[a["id"]],
-                        "percentage": round(100.0 * totals[a["id"]] / (top * len(boards)), 1),
+                        "percentage": share(totals[a["id"]], len(boards)),
                         "place": place_label(a["id"], totals)}
     return out
 

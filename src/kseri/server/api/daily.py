@@ -126,7 +126,9 @@ async def start(day: str, family: str, request: Request,
 
 
 @router.get("/api/daily/{day}/{family}/ladder", responses=errors(403, 404, 409))
-async def ladder(day: str, family: str, request: Request) -> dict[str, Any]:
-    """The day's ladder: secret to whoever has not finished the day's set, until it closes."""
+async def ladder(day: str, family: str, request: Request,
+                 authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+    """The day's ladder: secret to whoever has not finished the day's set (an account, or a
+    guest sending its attempt's token), until it closes."""
     user = await optional_user(request)
-    return await _daily(request).ladder(day, family, user.id if user else None)
+    return await _daily(request).ladder(day, family, user.id if user else None, _bearer(authorization))

@@ -224,7 +224,8 @@ export class LobbyScreen {
     this.root.replaceChildren(
       h("div", { class: "lobby" },
         h("h1", { class: "lobby-title" }, t("lobby.title")),
-        h("p", { class: "lobby-intro" }, t("lobby.intro"), " ", h("a", { class: "button learn-link", id: "learn-link", href: "/#learn" }, t("lobby.learn"))),
+        h("p", { class: "lobby-intro" }, t("lobby.intro"), " ", h("a", { class: "button learn-link", id: "learn-link", href: "/#learn" }, t("lobby.learn")), " ",
+          h("a", { class: "button daily-link", id: "daily-link", href: "/daily", onclick: (e) => { e.preventDefault(); navigate("/daily"); } }, t("lobby.daily"))),
         h("section", { class: "quick-start" },
           h("button", { type: "button", class: "primary big", id: "quick-play", disabled: this.busy || !this.presets, onclick: () => this.quickPlay() },
             t("lobby.quickPlay")),
