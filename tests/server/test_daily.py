@@ -188,9 +188,10 @@ def test_a_daily_played_by_several_accounts(start_server: Callable[..., Server],
     assert fresh["day"] == "2026-12-05" and all(d["commitment"] != commitment for d in fresh["dailies"])
 
 
-def test_bad_input_to_the_daily_changes_nothing(start_server: Callable[..., Server], sqlite_url: str,
+def test_bad_input_to_the_daily_changes_nothing(start_server: Callable[..., Server], database_url: str,
                                                  clock: Callable[[str], None]) -> None:
-    server = start_server(sqlite_url)
+    """On SQLite and PostgreSQL (where the unique index refuses the second ranked attempt)."""
+    server = start_server(database_url)
     eve = Browser(server)
     eve.sign_up("eve")
     attempt = start(eve, "pisti")
@@ -226,5 +227,6 @@ def test_bad_input_to_the_daily_changes_nothing(start_server: Callable[..., Serv
                           json={"card": unfinished["view"]["hand"][0]},
                           headers={"Authorization": f"Bearer {unfinished['token']}"}), 409, "day-closed")
     error(guest.post(f"/api/daily/{DAY}/pisti/start"), 409, "day-closed")
-    database = sqlite3.connect(sqlite_url.split("///", 1)[1])
-    assert database.execute("SELECT count(*) FROM daily_attempts").fetchone() == (2,)
+    # eve's finished attempt still counts once on the closed day's ladder
+    closed = httpx.get(f"{server.http}/api/daily/{DAY}/pisti/ladder").json()
+    assert [row["name"] for row in closed["ladder"]] == ["eve"] and closed["status"] == "closed"
