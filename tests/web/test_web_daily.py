@@ -75,5 +75,10 @@ def test_the_daily_from_the_lobby_to_the_ladder(daily_server: str, new_context: 
     expect(page.locator(".daily-error")).to_have_text(
         "You have already played this daily today. Here is the ladder.")
     expect(page.locator(".daily-me")).to_be_visible()
+    # the profile shows the streak and the day's place
+    page.click("#nav-profile")
+    expect(page.locator("#daily-streak")).to_have_text("Daily streak: 1 day")
+    expect(page.locator(".daily-history-list li")).to_contain_text("#1 of 1 · 50%")
+    screenshot(page, f"daily-{size}-profile")
     # nothing wider than the window
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")

@@ -6,7 +6,7 @@ import { api } from "./api.js";
 import { accountApi, currentAccount } from "./account.js";
 import { cardName, cardShort, cardSvg } from "./cards.js";
 import { announce, h, navigate } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 import { presetName } from "./rules-help.js";
 
 const STYLE_ID = "daily-style";
@@ -189,4 +189,25 @@ export class DailyScreen {
       h("p", {}, h("a", { href: "/", class: "button", onclick: (e) => { e.preventDefault(); navigate("/"); } },
         t("daily.back"))));
   }
+}
+
+/** A player's daily history and streak (GET /api/daily/players/<name>), or null. */
+export async function loadDailyHistory(username) {
+  try {
+    return await api("GET", `/api/daily/players/${encodeURIComponent(username)}`);
+  } catch {
+    return null;
+  }
+}
+
+/** The profile's daily section: the streak, then each ranked daily (day, rules, place, %). */
+export function dailyHistorySection(found) {
+  if (!found) return null;
+  return h("section", { class: "panel daily-history", "aria-labelledby": "daily-history-title" },
+    h("h2", { id: "daily-history-title" }, t("daily.history")),
+    h("p", { class: "daily-streak", id: "daily-streak" }, tn("daily.streak", found.streak)),
+    found.history.length
+      ? h("ul", { class: "daily-history-list" }, found.history.map((entry) => h("li", {},
+        `${entry.day} · ${presetName(entry.rules)} · ${entry.place} · ${entry.percentage}%`)))
+      : h("p", { class: "muted" }, t("daily.noHistory")));
 }

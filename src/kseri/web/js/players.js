@@ -5,6 +5,7 @@ import { accountApi, currentAccount } from "./account.js";
 import { api, holdSeat } from "./api.js";
 import { h, navigate } from "./dom.js";
 import { t, tn } from "./i18n.js";
+import { dailyHistorySection, loadDailyHistory } from "./daily.js";
 
 const CLOCKS = [10, 20, 30, 60];
 const SEEKS_REFRESH_MS = 2000;
@@ -210,6 +211,7 @@ export class ProfileScreen {
     this.root.replaceChildren(h("p", { class: "loading" }, t("table.loading")));
     try {
       this.profile = await api("GET", `/api/players/${encodeURIComponent(this.username)}`);
+      this.daily = await loadDailyHistory(this.username);
       await this.loadGames();
     } catch (error) {
       this.error = error.message;
@@ -277,6 +279,7 @@ export class ProfileScreen {
           h("dt", {}, t("profile.kserisPerRound")), h("dd", {}, stats.kseris_per_round),
           h("dt", {}, t("profile.jackKserisPerRound")), h("dd", {}, stats.jack_kseris_per_round),
           h("dt", {}, t("profile.accuracy")), h("dd", {}, accuracy))),
+      dailyHistorySection(this.daily),
       h("section", { class: "panel", "aria-labelledby": "games-title" },
         h("h2", { id: "games-title" }, t("profile.gamesTitle")),
         h("div", { class: "row" },
