@@ -230,3 +230,25 @@ def test_bad_input_to_the_daily_changes_nothing(start_server: Callable[..., Serv
     # eve's finished attempt still counts once on the closed day's ladder
     closed = httpx.get(f"{server.http}/api/daily/{DAY}/pisti/ladder").json()
     assert [row["name"] for row in closed["ladder"]] == ["eve"] and closed["status"] == "closed"
+
+
+def test_an_attempt_survives_a_kill_of_the_server(start_server: Callable[..., Server], sqlite_url: str,
+                                                   clock: Callable[[str], None]) -> None:
+    server = start_server(sqlite_url)
+    fay = Browser(server)
+    fay.sign_up("fay")
+    attempt = start(fay, "pisti")
+    headers = {"Authorization": f"Bearer {attempt['token']}"}
+    path = f"/api/daily/attempts/{attempt['id']}"
+    state = attempt
+    for _ in range(5):
+        answer = fay.http.post(path + "/play", json={"card": state["view"]["hand"][-1]}, headers=headers)
+        assert answer.status_code == 200, answer.text
+        state = answer.json()
+    server.kill()
+    server.start()
+    again = fay.http.get(path, headers=headers).json()
+    assert again["view"] == state["view"] and again["results"] == state["results"]
+    finished = play_through(fay, again | {"token": attempt["token"]}, lambda hand: hand[-1])
+    assert finished["score"]["place"] == "#1 of 1"
+    error(fay.post(f"/api/daily/{DAY}/pisti/start"), 409, "daily-taken")

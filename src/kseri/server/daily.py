@@ -196,6 +196,7 @@ class Daily:
         self.search = search
         self.now = now
         self.live: dict[str, Attempt] = {}
+        """The attempts being played (a finished one is read back from the store)."""
         self._masters: dict[tuple[str, str], asyncio.Task[list[int]]] = {}
 
     # -- days ----------------------------------------------------------------------------------
@@ -276,6 +277,8 @@ class Daily:
             raise ApiError(409, "daily-taken", f"you have already played the {family} daily of {day}; "
                            "one ranked attempt per day (come back tomorrow)") from None
         attempt.advance()
+        while attempt.bot_due():  # where the rules let a bot lead, it does before the first answer
+            attempt.apply(attempt.bot_play())
         self.live[attempt.id] = attempt
         self._master_task(day, family, attempt.seeds)
         return attempt, token
@@ -303,7 +306,10 @@ class Daily:
         attempt.advance()
         for card in json.loads(row["plays"]):
             attempt.apply(card)
-        self.live[attempt.id] = attempt
+        while attempt.bot_due():  # a bot's lead, never stored: it follows from the deal
+            attempt.apply(attempt.bot_play())
+        if not attempt.finished:
+            self.live[attempt.id] = attempt
         return attempt
 
     async def play(self, attempt: Attempt, card: str) -> None:
@@ -329,6 +335,8 @@ class Daily:
                 await connection.execute(update(attempts).where(attempts.c.id == attempt.id).values(
                     plays=json.dumps(attempt.plays), finished=attempt.finished,
                     results=None if results is None else json.dumps(results)))
+            if attempt.finished:
+                self.live.pop(attempt.id, None)  # read back from the store from now on
 
     async def _rebuild(self, attempt: Attempt, plays: int) -> None:
         kept = attempt.plays[:plays]
