@@ -108,6 +108,8 @@ def test_a_daily_played_by_several_accounts(start_server: Callable[..., Server],
     error(browsers["bob"].http.get(f"/api/daily/{DAY}/greek/ladder"), 403, "play-first")
     error(browsers["bob"].http.get(f"/api/daily/attempts/{attempts['ann']['id']}/record"), 403, "play-first")
     error(httpx.get(f"{server.http}/api/daily/attempts/{attempts['ann']['id']}/record"), 403, "play-first")
+    error(httpx.get(f"{server.http}/api/daily/attempts/{attempts['ann']['id']}/versus/{attempts['bob']['id']}"),
+          403, "play-first")
     # nor does bob see it near his own end
     near = play_through(browsers["bob"], attempts["bob"], picks["bob"], stop_before_end=True)
     assert not near["finished"]
@@ -183,6 +185,21 @@ def test_a_daily_played_by_several_accounts(start_server: Callable[..., Server],
     path.write_text("".join(json.dumps(r) + "\n" for r in forged))
     refused = subprocess.run(verify, capture_output=True, text=True)
     assert refused.returncode == 1 and "commitment is not the day's" in refused.stdout
+    # duplicate style: two attempts compared deal by deal, where they parted, who gained
+    alike = httpx.get(f"{server.http}/api/daily/attempts/{attempts['ann']['id']}/versus/"
+                      f"{attempts['cyd']['id']}").json()
+    assert alike["difference"] == 0 and all(d["parted"] is None for d in alike["deals"])
+    versus = httpx.get(f"{server.http}/api/daily/attempts/{attempts['ann']['id']}/versus/"
+                       f"{attempts['bob']['id']}").json()
+    assert versus["names"] == ["ann", "bob"]
+    assert versus["difference"] == sum(results["ann"]) - sum(results["bob"])
+    for deal, compared in enumerate(versus["deals"]):
+        assert compared["plays"] == [plays["ann"][deal], plays["bob"][deal]]
+        parted = compared["parted"]
+        assert compared["plays"][0][:parted] == compared["plays"][1][:parted]
+        if parted is not None:
+            assert compared["plays"][0][parted] != compared["plays"][1][parted]
+            assert compared["plays"][0][parted][0] == 0  # the bots answer alike: a player parts first
     # the new day's daily is another set
     fresh = httpx.get(server.http + "/api/daily").json()
     assert fresh["day"] == "2026-12-05" and all(d["commitment"] != commitment for d in fresh["dailies"])

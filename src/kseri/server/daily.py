@@ -448,9 +448,10 @@ class Daily:
         deals = [d | {"master": m} for d, m in zip(mine["deals"], master, strict=True)]
         return mine | {"ranked": attempt.ranked, "deals": deals}
 
-    async def record(self, attempt_id: str, user_id: str | None, token: str | None) -> list[dict[str, Any]]:
-        """An attempt's deals as game records (``kseri verify`` checks them): its owner's once
-        finished, anyone's once the day closes (with the revealed secret)."""
+    async def _visible(self, attempt_id: str, user_id: str | None,
+                       token: str | None) -> tuple[Attempt, dict[str, Any]]:
+        """An attempt the caller may look at (its owner's once finished, anyone's once the day
+        closes) and its day."""
         attempt = self.live.get(attempt_id) or await self._load(attempt_id)
         if attempt is None:
             raise ApiError(404, "no-such-attempt", f"there is no daily attempt {attempt_id!r}")
@@ -460,6 +461,27 @@ class Daily:
         if info["status"] != "closed" and not (mine and attempt.finished):
             raise ApiError(403, "play-first", "a daily record is secret until its owner has finished "
                            "and the day has closed for everyone else")
+        return attempt, info
+
+    async def versus(self, first: str, second: str, user_id: str | None,
+                     token: str | None) -> dict[str, Any]:
+        """Two finished attempts at the same deals compared deal by deal (duplicate style): each
+        deal's plays side by side, where the two players parted, and who gained how much."""
+        a, _ = await self._visible(first, user_id, token)
+        b, _ = await self._visible(second, user_id, token)
+        if (a.day, a.family) != (b.day, b.family):
+            raise ApiError(409, "not-the-same-deals", "these attempts were dealt different cards "
+                           f"({a.family} of {a.day}, {b.family} of {b.day})")
+        if not (a.finished and b.finished):
+            raise ApiError(409, "daily-unfinished", "both attempts must be finished to be compared")
+        deals = [compare_deal(x, y) for x, y in zip(a.matches, b.matches, strict=True)]
+        return {"day": a.day, "rules": a.family, "names": [a.name, b.name], "deals": deals,
+                "difference": sum(d["difference"] for d in deals)}
+
+    async def record(self, attempt_id: str, user_id: str | None, token: str | None) -> list[dict[str, Any]]:
+        """An attempt's deals as game records (``kseri verify`` checks them): its owner's once
+        finished, anyone's once the day closes (with the revealed secret)."""
+        attempt, info = await self._visible(attempt_id, user_id, token)
         proofs = info["status"] == "closed"
         out = []
         for index, match in enumerate(attempt.matches):
@@ -512,6 +534,16 @@ def scored(field_: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
                         "percentage": share(totals[a["id"]], len(boards)),
                         "place": place_label(a["id"], totals)}
     return out
+
+
+def compare_deal(first: Match, second: Match) -> dict[str, Any]:
+    """One deal played twice, side by side: both players' plays (``[seat, card]``), the index
+    of the first play where they parted (``None``: they played alike), both results and the
+    difference (first minus second: what the first gained)."""
+    plays = [[[p.seat, str(p.card)] for p in m.plays[-1]] for m in (first, second)]
+    parted = next((i for i, (x, y) in enumerate(zip(*plays, strict=False)) if x != y), None)
+    results = [result_of(first), result_of(second)]
+    return {"plays": plays, "parted": parted, "results": results, "difference": results[0] - results[1]}
 
 
 def streak(played: set[str], today: str) -> int:

@@ -107,6 +107,18 @@ async def record(attempt_id: str, request: Request,
     return await _daily(request).record(attempt_id, user.id if user else None, _bearer(authorization))
 
 
+@router.get("/api/daily/attempts/{first}/versus/{second}", responses=errors(403, 404, 409))
+async def versus(first: str, second: str, request: Request,
+                 authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+    """Two attempts at the same deals compared deal by deal: the plays side by side, where the
+    players parted, who gained (once both are visible to the caller: after the day's close, or
+    both its own)."""
+    if len(first) > 24 or len(second) > 24:
+        raise ApiError(404, "no-such-attempt", "there is no such daily attempt")
+    user = await optional_user(request)
+    return await _daily(request).versus(first, second, user.id if user else None, _bearer(authorization))
+
+
 @router.get("/api/daily/{day}/{family}", responses=errors(404, 409))
 async def day(day: str, family: str, request: Request) -> dict[str, Any]:
     """A day's daily: open (its commitment) or closed (and its secret)."""
