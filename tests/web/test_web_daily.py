@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 from browser_helpers import PHONE, ContextFactory, PageErrors, screenshot
-from playwright.sync_api import Page, expect
+from playwright.sync_api import BrowserContext, Page, expect
 from serverkit import LAX, Server
 
 LAPTOP = {"width": 1366, "height": 657}
+DAY = "2026-12-04"
 
 
 @pytest.fixture
@@ -82,3 +83,49 @@ def test_the_daily_from_the_lobby_to_the_ladder(daily_server: str, new_context: 
     screenshot(page, f"daily-{size}-profile")
     # nothing wider than the window
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def play_by_api(context: BrowserContext, url: str, username: str, pick: int) -> str:
+    """Sign ``username`` up in ``context`` and play the day's Pisti set through the API,
+    always the card at ``pick`` in the hand; the attempt's id."""
+    answer = context.request.post(f"{url}/api/account/signup",
+                                  data={"username": username, "password": "correct horse battery"})
+    assert answer.status == 201, answer.text()
+    csrf = answer.json()["csrf"]
+    state = context.request.post(f"{url}/api/daily/{DAY}/pisti/start", data={},
+                                 headers={"X-CSRF-Token": csrf}).json()
+    token, attempt = state["token"], state["id"]
+    while not state["finished"]:
+        state = context.request.post(f"{url}/api/daily/attempts/{attempt}/play",
+                                     data={"card": state["view"]["hand"][pick]},
+                                     headers={"Authorization": f"Bearer {token}"}).json()
+    return attempt
+
+
+@pytest.mark.parametrize(("viewport", "size"), [(LAPTOP, "laptop"), (PHONE, "phone")])
+def test_a_closed_day_side_by_side(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                   new_context: ContextFactory, page_errors: PageErrors,
+                                   viewport: dict[str, int], size: str) -> None:
+    clock = tmp_path / "now.txt"
+    clock.write_text(f"{DAY}T10:00:00+00:00")
+    monkeypatch.setenv("KSERI_CLOCK_FILE", str(clock))
+    server = Server(f"sqlite+aiosqlite:///{tmp_path / 'kseri.db'}", {"--limits": LAX}).start()
+    try:
+        ann = new_context(viewport)
+        play_by_api(ann, server.http, "annie", 0)
+        play_by_api(new_context(viewport), server.http, "bobby", -1)
+        clock.write_text("2026-12-05T10:00:00+00:00")  # the day closes
+        page = page_errors.watch(ann.new_page())
+        page.goto(f"{server.http}/p/annie")
+        page.locator(".daily-history-list a").click()
+        page.wait_for_url(re.compile(rf"/daily/pisti/{DAY}$"))
+        expect(page.locator(".daily-ladder h2")).to_contain_text("2 ranked")
+        page.locator(".daily-versus-link").click()
+        page.wait_for_url(re.compile(r"/daily/versus/\w+/\w+$"))
+        expect(page.locator(".daily-versus-deal")).to_have_count(3)
+        expect(page.locator("#daily-gain")).to_contain_text("points over the three deals")
+        expect(page.locator(".daily-parted").first).to_be_visible()
+        screenshot(page, f"daily-{size}-versus")
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    finally:
+        server.stop()

@@ -32,9 +32,10 @@ function signed(n) {
 }
 
 export class DailyScreen {
-  constructor(root, family) {
+  constructor(root, family, day = null) {
     this.root = root;
     this.family = family;
+    this.day = day; // a past day's ladder (/daily/<family>/<day>)
     this.today = null;
     this.attempt = null; // {id, token, state}
     this.ladder = null;
@@ -58,6 +59,11 @@ export class DailyScreen {
   async load() {
     try {
       this.today = await api("GET", "/api/daily");
+      if (this.day) {
+        this.ladder = await api("GET", `/api/daily/${this.day}/${this.family}/ladder`);
+        this.render();
+        return;
+      }
       const mine = this.family && held()[`${this.today.day}/${this.family}`];
       if (mine) {
         const state = await api("GET", `/api/daily/attempts/${mine.id}`, undefined, mine.token);
@@ -177,14 +183,18 @@ export class DailyScreen {
   renderLadder() {
     if (!this.ladder) return null;
     const mine = currentAccount() ? currentAccount().username : null;
+    const closed = this.ladder.status === "closed";
+    const base = this.ladder.ladder.find((row) => row.name === mine) || this.ladder.ladder[0];
     return h("section", { class: "panel daily-ladder", "aria-labelledby": "daily-ladder-title" },
       h("h2", { id: "daily-ladder-title" }, t("daily.ladder", { rules: presetName(this.ladder.rules),
         day: this.ladder.day, n: this.ladder.players })),
       this.ladder.ladder.length ? h("table", { class: "daily-table" },
         h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("daily.place")),
-          h("th", { scope: "col" }, t("daily.player")), h("th", { scope: "col" }, t("daily.score")))),
+          h("th", { scope: "col" }, t("daily.player")), h("th", { scope: "col" }, t("daily.score")),
+          closed ? h("th", { scope: "col" }, t("daily.compare")) : null)),
         h("tbody", {}, this.ladder.ladder.map((row) => h("tr", { class: row.name === mine ? "daily-me" : null },
-          h("td", {}, row.place), h("td", {}, row.name), h("td", {}, `${row.percentage}%`)))))
+          h("td", {}, row.place), h("td", {}, row.name), h("td", {}, `${row.percentage}%`),
+          closed ? h("td", {}, row.id === base.id ? "" : versusLink(base, row)) : null))))
         : h("p", {}, t("daily.noLadder")),
       h("p", {}, h("a", { href: "/", class: "button", onclick: (e) => { e.preventDefault(); navigate("/"); } },
         t("daily.back"))));
@@ -207,7 +217,74 @@ export function dailyHistorySection(found) {
     h("h2", { id: "daily-history-title" }, t("daily.history")),
     h("p", { class: "daily-streak", id: "daily-streak" }, tn("daily.streak", found.streak)),
     found.history.length
-      ? h("ul", { class: "daily-history-list" }, found.history.map((entry) => h("li", {},
-        `${entry.day} · ${presetName(entry.rules)} · ${entry.place} · ${entry.percentage}%`)))
+      ? h("ul", { class: "daily-history-list" }, found.history.map((entry) => {
+        const href = `/daily/${entry.rules}/${entry.day}`;
+        return h("li", {}, h("a", { href, onclick: (e) => { e.preventDefault(); navigate(href); } },
+          `${entry.day} · ${presetName(entry.rules)}`), ` · ${entry.place} · ${entry.percentage}%`);
+      }))
       : h("p", { class: "muted" }, t("daily.noHistory")));
+}
+
+function versusLink(base, row) {
+  const href = `/daily/versus/${base.id}/${row.id}`;
+  return h("a", { href, class: "daily-versus-link", onclick: (e) => { e.preventDefault(); navigate(href); } },
+    t("daily.versus", { a: base.name, b: row.name }));
+}
+
+/** Two attempts at the same deals side by side (/daily/versus/<a>/<b>): per deal both players'
+ * plays, the first play where they parted marked, the results and who gained. */
+export class DailyVersusScreen {
+  constructor(root, first, second) {
+    this.root = root;
+    this.first = first;
+    this.second = second;
+    this.data = null;
+    this.error = "";
+  }
+
+  async start() {
+    if (!document.getElementById(STYLE_ID)) {
+      document.head.append(h("link", { rel: "stylesheet", href: "/static/css/daily.css", id: STYLE_ID }));
+    }
+    try {
+      this.data = await api("GET", `/api/daily/attempts/${this.first}/versus/${this.second}`);
+    } catch (error) {
+      this.error = t("daily.error", { message: error.message });
+    }
+    this.render();
+  }
+
+  destroy() {}
+
+  refresh() {
+    this.render();
+  }
+
+  render() {
+    const body = [h("h1", { class: "daily-title" }, t("daily.title"))];
+    if (this.error) body.push(h("p", { class: "daily-error", role: "alert" }, this.error));
+    const data = this.data;
+    if (data) {
+      const [a, b] = data.names;
+      body.push(h("section", { class: "panel daily-versus", "aria-labelledby": "daily-versus-title" },
+        h("h2", { id: "daily-versus-title" }, t("daily.versusTitle", { a, b, rules: presetName(data.rules), day: data.day })),
+        h("p", { class: "daily-gain", id: "daily-gain" }, t("daily.gained", { name: data.difference >= 0 ? a : b,
+          n: Math.abs(data.difference) })),
+        data.deals.map((deal, i) => this.renderDeal(deal, i, a, b))));
+    }
+    this.root.replaceChildren(h("main", { class: "daily", id: "daily" }, body));
+  }
+
+  renderDeal(deal, i, a, b) {
+    const rows = Math.max(deal.plays[0].length, deal.plays[1].length);
+    const cell = (play) => (play ? h("td", { title: cardName(play[1]) },
+      play[0] === 0 ? h("strong", {}, cardShort(play[1])) : cardShort(play[1])) : h("td", {}));
+    return h("div", { class: "daily-versus-deal" },
+      h("h3", {}, t("daily.dealN", { n: i + 1 }), " ", t("daily.results", { a: signed(deal.results[0]),
+        b: signed(deal.results[1]) }), " ", deal.parted === null ? t("daily.alike") : t("daily.parted", { n: deal.parted + 1 })),
+      h("table", { class: "daily-table daily-side-by-side" },
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, a), h("th", { scope: "col" }, b))),
+        h("tbody", {}, Array.from({ length: rows }, (_, n) => h("tr", { class: n === deal.parted ? "daily-parted" : null },
+          h("td", {}, n + 1), cell(deal.plays[0][n]), cell(deal.plays[1][n]))))));
+  }
 }
