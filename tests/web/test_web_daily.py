@@ -94,7 +94,8 @@ def play_by_api(context: BrowserContext, url: str, username: str, pick: int) -> 
     csrf = answer.json()["csrf"]
     state = context.request.post(f"{url}/api/daily/{DAY}/pisti/start", data={},
                                  headers={"X-CSRF-Token": csrf}).json()
-    token, attempt = state["token"], state["id"]
+    token: str = state["token"]
+    attempt: str = state["id"]
     while not state["finished"]:
         state = context.request.post(f"{url}/api/daily/attempts/{attempt}/play",
                                      data={"card": state["view"]["hand"][pick]},
