@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser_helpers import PHONE, ContextFactory, PageErrors, screenshot
+from browser_helpers import PHONE, ContextFactory, PageErrors, axe_findings, screenshot
 from playwright.sync_api import BrowserContext, Page, expect
 from serverkit import LAX, Server
 
@@ -59,6 +59,8 @@ def test_the_daily_from_the_lobby_to_the_ladder(daily_server: str, new_context: 
     expect(page.locator("#daily-deal")).to_have_text("Deal 1 of 3")
     expect(page.locator(".daily-hand .daily-hand-card")).to_have_count(4)
     screenshot(page, f"daily-{size}-play")
+    findings = axe_findings(page)
+    assert findings == [], "\n".join(findings)
     play_the_daily(page)
     score = page.locator(".daily-score")
     expect(score.locator("h2")).to_have_text("Done: #1 of 1, 50%")
@@ -68,6 +70,8 @@ def test_the_daily_from_the_lobby_to_the_ladder(daily_server: str, new_context: 
     expect(page.locator(".daily-ladder h2")).to_contain_text("1 ranked")
     expect(page.locator(".daily-me td").nth(1)).to_have_text(username)
     screenshot(page, f"daily-{size}-ladder")
+    findings = axe_findings(page)
+    assert findings == [], "\n".join(findings)
     # a reload resumes at the score; a second ranked attempt is refused with the ladder
     page.reload()
     expect(page.locator(".daily-score")).to_be_visible()
@@ -127,6 +131,8 @@ def test_a_closed_day_side_by_side(tmp_path: Path, monkeypatch: pytest.MonkeyPat
         expect(page.locator("#daily-gain")).to_contain_text("points over the three deals")
         expect(page.locator(".daily-parted").first).to_be_visible()
         screenshot(page, f"daily-{size}-versus")
+        findings = axe_findings(page)
+        assert findings == [], "\n".join(findings)
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     finally:
         server.stop()

@@ -157,16 +157,16 @@ export class DailyScreen {
       h("p", { class: "daily-so-far" }, state.results.length
         ? t("daily.soFar", { results: state.results.map(signed).join(", ") }) : t("daily.first")),
       h("div", { class: "daily-centre", "aria-label": t("daily.centre") },
-        view.centre_top ? h("span", { class: "daily-card", "aria-label": cardName(view.centre_top) },
+        view.centre_top ? h("span", { class: "daily-card", role: "img", "aria-label": cardName(view.centre_top) },
           cardSvg(view.centre_top)) : h("span", { class: "daily-empty" }, t("daily.emptyCentre")),
         h("span", { class: "daily-count" }, t("daily.centreSize", { n: view.centre_size }))),
       h("p", { class: "daily-points" }, t("daily.points", {
         mine: view.captured_sizes[0], theirs: view.captured_sizes.slice(1).join(", ") })),
       h("div", { class: "daily-hand", role: "group", "aria-label": t("daily.hand") },
         view.hand.map((card) => h("button", {
-          class: "daily-card daily-hand-card", "data-card": card, disabled: !mine,
-          "aria-label": cardName(card), title: cardShort(card), onclick: () => this.play(card),
-        }, cardSvg(card)))));
+          type: "button", class: "daily-card daily-hand-card", "data-card": card, disabled: !mine,
+          title: cardShort(card), onclick: () => this.play(card),
+        }, h("span", { class: "visually-hidden" }, cardName(card)), cardSvg(card)))));
   }
 
   renderScore(state) {
