@@ -397,13 +397,39 @@ def verify_record(record: Mapping[str, Any]) -> list[str]:
     return problems
 
 
+def daily_problems(record: Mapping[str, Any]) -> list[str]:
+    """Problems with a daily deal's record (``record["daily"]``: its day, family, round and the
+    day's published commitment): its deal must come from the day's revealed secret with the
+    daily's public cut (:func:`kseri.fairness.verify_daily_seed`). Other records: none."""
+    daily = record.get("daily")
+    if daily is None:
+        return []
+    keys = ("day", "rules", "round", "commitment")
+    if not isinstance(daily, Mapping) or not all(key in daily for key in keys):
+        return [f"daily must hold {', '.join(keys)}"]
+    rounds = record.get("rounds")
+    if not isinstance(rounds, list) or len(rounds) != 1 or not isinstance(rounds[0], Mapping):
+        return ["a daily record holds exactly one round"]
+    proof, seed = rounds[0].get("fairness"), rounds[0].get("deal_seed")
+    if not isinstance(proof, Mapping):
+        return ["the day's secret is not in the record: it is revealed when the day closes"]
+    problems = []
+    if proof.get("commitment") != daily["commitment"]:
+        problems.append(f"the round's commitment is not the day's ({daily['commitment']})")
+    if not fair.verify_daily_seed(str(daily["commitment"]), str(proof.get("secret")), str(daily["day"]),
+                                  str(daily["rules"]), int(daily["round"]), str(seed)):
+        problems.append(f"the deal seed does not follow from the day's secret and the cut "
+                        f"{fair.daily_cut(str(daily['day']), str(daily['rules']), int(daily['round']))!r}")
+    return problems
+
+
 def record_problems(record: object) -> list[str]:
     """Everything wrong with a record, as ``kseri verify`` reports it: the deals' provenance
     (:func:`verify_record`), then the re-play (:func:`replay_record`), without repeats. An empty
     list: the record is sound."""
     if not isinstance(record, Mapping):
         return [f"a record is a JSON object, not {type(record).__name__}"]
-    found = verify_record(record) + [str(m) for m in replay_record(record)]
+    found = verify_record(record) + [str(m) for m in replay_record(record)] + daily_problems(record)
     return list(dict.fromkeys(found))
 
 

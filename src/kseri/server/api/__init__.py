@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from kseri.server.api import learn, odds, ops, pages, players, puzzles, tables
+from kseri.server.api import daily, learn, odds, ops, pages, players, puzzles, tables
 
 ROUTERS: list[APIRouter] = [
     tables.router,  # tables, seats, the lobby, records, the play WebSocket
@@ -13,6 +13,7 @@ ROUTERS: list[APIRouter] = [
     learn.router,  # the tutorial
     puzzles.router,  # puzzles, puzzle ratings, mistakes made puzzles
     odds.router,  # win odds in a finished casual game's replay
+    daily.router,  # the daily deal (server/daily.py)
     ops.router,  # health, readiness, metrics
     pages.router,  # the web page's addresses
 ]

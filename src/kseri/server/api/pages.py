@@ -17,8 +17,9 @@ PLACEHOLDER_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"
 <body><h1>kseri server</h1><p>The web client is not installed; the server's API is at
 <a href="/docs">/docs</a>.</p></body></html>"""
 
-PAGES = ("/", "/t/{table_id}", "/account", "/p/{username}", "/leaderboard", "/leaderboard/{family}",
-         "/puzzles")
+PAGES = ("/", "/t/{table_id}", "/daily", "/daily/{family}", "/daily/{family}/{day}",
+         "/daily/versus/{first}/{second}", "/account", "/p/{username}", "/leaderboard",
+         "/leaderboard/{family}", "/puzzles")
 """The page's own addresses (docs/players.md)."""
 
 router = APIRouter(include_in_schema=False)

@@ -2,6 +2,7 @@
 // finished table's replay (/t/ID#replay; with the master's analysis at once: #analysis), the puzzles (/puzzles) or the tutorial (/#learn). Language and suit colours are switchable in the top bar.
 import { applyI18n, availableLanguages, currentLanguage, loadI18n, setLanguage } from "./i18n.js";
 import { loadDeck } from "./cards.js";
+import { DailyScreen, DailyVersusScreen } from "./daily.js";
 import { LearnScreen } from "./learn.js";
 import { LobbyScreen } from "./lobby.js";
 import { TableScreen } from "./table.js";
@@ -20,8 +21,12 @@ function route() {
   const match = location.pathname.match(/^\/t\/([^/]+)\/?$/);
   const profile = location.pathname.match(/^\/p\/([^/]+)\/?$/);
   const board = location.pathname.match(/^\/leaderboard(?:\/([^/]+))?\/?$/);
+  const daily = location.pathname.match(/^\/daily(?:\/([a-z]+)(?:\/(\d{4}-\d\d-\d\d))?)?\/?$/);
+  const versus = location.pathname.match(/^\/daily\/versus\/(\w+)\/(\w+)\/?$/);
   if (location.pathname === "/account") screen = new AccountScreen(root);
   else if (location.pathname === "/puzzles") screen = new PuzzleScreen(root);
+  else if (versus) screen = new DailyVersusScreen(root, versus[1], versus[2]);
+  else if (daily) screen = new DailyScreen(root, daily[1] || null, daily[2] || null);
   else if (profile) screen = new ProfileScreen(root, decodeURIComponent(profile[1]));
   else if (board) screen = new LeaderboardScreen(root, board[1] ? decodeURIComponent(board[1]) : null);
   else if (match && ["#replay", "#analysis"].includes(location.hash)) {

@@ -6,6 +6,7 @@ import { accountApi, accountErrorText, currentAccount } from "./account.js";
 import { api, holdSeat, playerName } from "./api.js";
 import { h, navigate } from "./dom.js";
 import { currentLanguage, t, tn } from "./i18n.js";
+import { dailyHistorySection, loadDailyHistory } from "./daily.js";
 
 const CLOCKS = [10, 20, 30, 60];
 const SEEKS_REFRESH_MS = 2000;
@@ -265,6 +266,7 @@ export class ProfileScreen {
     this.root.replaceChildren(h("p", { class: "loading" }, t("table.loading")));
     try {
       this.profile = await api("GET", `/api/players/${encodeURIComponent(this.username)}`);
+      this.daily = await loadDailyHistory(this.username);
       await this.loadGames();
     } catch (error) {
       this.error = error.message;
@@ -332,6 +334,7 @@ export class ProfileScreen {
           h("dt", {}, t("profile.kserisPerRound")), h("dd", {}, stats.kseris_per_round),
           h("dt", {}, t("profile.jackKserisPerRound")), h("dd", {}, stats.jack_kseris_per_round),
           h("dt", {}, t("profile.accuracy")), h("dd", {}, accuracy))),
+      dailyHistorySection(this.daily),
       h("section", { class: "panel", "aria-labelledby": "games-title" },
         h("h2", { id: "games-title" }, t("profile.gamesTitle")),
         h("div", { class: "row" },
