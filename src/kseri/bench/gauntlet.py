@@ -37,7 +37,7 @@ from kseri.agents.base import Agent, make_agent
 from kseri.bench.duplicate import bench_deal, play_round, seating, side_difference
 from kseri.bench.executors import Executor, local_executor
 from kseri.bench.stats import Interval, mean_interval
-from kseri.bench.tournament import derive_seed
+from kseri.bench.tournament import derive_seed, engine_command
 from kseri.protocol.client import EngineAgent, EngineError, EngineProcess
 from kseri.rules import Rules
 
@@ -79,14 +79,7 @@ def builtin(name: str, label: str | None = None, **options: Any) -> Entrant:
 
 def engine(spec: str) -> Entrant:
     """An external engine from ``NAME=COMMAND LINE`` (the command split as a shell would)."""
-    name, sep, command = spec.partition("=")
-    name = name.strip()
-    if not sep or not name or not command.strip():
-        raise ValueError(f"an engine is given as NAME=COMMAND, e.g. 'mine=./my-engine --fast', not {spec!r}")
-    try:
-        words = tuple(shlex.split(command))
-    except ValueError as error:
-        raise ValueError(f"engine {name!r}: cannot split its command {command!r}: {error}") from None
+    name, words = engine_command(spec)
     return Entrant(name, command=words)
 
 

@@ -58,8 +58,9 @@ def builtin_player(level: str) -> Player:
     return Player(level, level=level)
 
 
-def engine_player(spec: str) -> Player:
-    """An external engine from ``NAME=COMMAND LINE`` (the command split as a shell would)."""
+def engine_command(spec: str) -> tuple[str, tuple[str, ...]]:
+    """An external engine's name and command from ``NAME=COMMAND LINE`` (the command split as a
+    shell would)."""
     name, sep, command = spec.partition("=")
     name = name.strip()
     if not sep or not name or not command.strip():
@@ -68,6 +69,12 @@ def engine_player(spec: str) -> Player:
         words = tuple(shlex.split(command))
     except ValueError as error:
         raise ValueError(f"engine {name!r}: cannot split its command {command!r}: {error}") from None
+    return name, words
+
+
+def engine_player(spec: str) -> Player:
+    """An external engine from ``NAME=COMMAND LINE`` (the command split as a shell would)."""
+    name, words = engine_command(spec)
     return Player(name, command=words)
 
 

@@ -3,25 +3,16 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
+from functools import partial
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 
 from kseri.agents.base import AGENTS
-from kseri.bench.executors import ClusterError, Executor, RayCluster, local_executor
 from kseri.bench.report import plot, render, summarize
 from kseri.bench.tournament import (
     Player,
@@ -31,7 +22,7 @@ from kseri.bench.tournament import (
     run_tournament,
     total_games,
 )
-from kseri.cli.command import RayOptionCommand, app, bot_level, ray_option, rules_spec
+from kseri.cli.command import RayOptionCommand, app, bot_level, ray_option, rules_spec, run_on_executor
 from kseri.protocol.engine_side import serve_level
 from kseri.rules import Rules, RulesError
 
@@ -75,18 +66,8 @@ def tournament_command(
     except (ValueError, RulesError) as error:
         errors.print(f"[red]error:[/red] {escape(str(error))}", highlight=False)
         raise typer.Exit(2) from None
-    local = workers or os.cpu_count() or 1
-    executor: Executor = RayCluster(ray) if ray is not None else local_executor(local)
-    try:
-        with executor, Progress(
-            TextColumn("[bold]tournament"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-            TimeRemainingColumn(), console=errors,
-        ) as progress:
-            bar = progress.add_task("games", total=total_games(config))
-            outcome = run_tournament(config, executor, lambda done: progress.advance(bar, done))
-    except ClusterError as error:
-        errors.print(f"[red]error:[/red] {escape(str(error))}", highlight=False)
-        raise typer.Exit(2) from None
+    outcome = run_on_executor("tournament", "games", total_games(config), workers, ray,
+                              partial(run_tournament, config), errors)
     summary = summarize(outcome, bootstrap=bootstrap)
     render(summary, console)
     if json_path is not None:

@@ -2,10 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Any
+import os
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from typer.core import TyperCommand
+
+from kseri.bench.executors import ClusterError, Executor, RayCluster, local_executor
 
 app = typer.Typer(
     name="kseri",
@@ -61,3 +75,25 @@ class RayOptionCommand(TyperCommand):
             if arg == "--ray" and (index + 1 == len(args) or args[index + 1].startswith("-")):
                 given.append("local")
         return super().parse_args(ctx, given)
+
+
+Outcome = TypeVar("Outcome")
+
+
+def run_on_executor(label: str, unit: str, total: int, workers: int, ray: str | None,
+                    run: Callable[[Executor, Callable[[int], None]], Outcome], errors: Console) -> Outcome:
+    """``run`` on this machine's processes (``workers``, 0: one per core) or a Ray cluster
+    (``ray``), with a progress bar of ``total`` ``unit`` on ``errors``; a cluster's failure is
+    said there and exits with status 2."""
+    local = workers or os.cpu_count() or 1
+    executor: Executor = RayCluster(ray) if ray is not None else local_executor(local)
+    try:
+        with executor, Progress(
+            TextColumn(f"[bold]{label}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+            TimeRemainingColumn(), console=errors,
+        ) as progress:
+            bar = progress.add_task(unit, total=total)
+            return run(executor, lambda done: progress.advance(bar, done))
+    except ClusterError as error:
+        errors.print(f"[red]error:[/red] {escape(str(error))}", highlight=False)
+        raise typer.Exit(2) from None

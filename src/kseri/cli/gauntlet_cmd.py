@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 from functools import partial
 from pathlib import Path
@@ -12,21 +11,12 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 
 from kseri.agents.base import AGENTS, STYLES
 from kseri.agents.exploiter import DEFAULT_WORLDS, ExploiterAgent
-from kseri.bench.executors import ClusterError, Executor, RayCluster, local_executor
 from kseri.bench.gauntlet import Entrant, GauntletConfig, builtin, engine, run_gauntlet
 from kseri.bench.gauntlet_report import plot, render, summarize
-from kseri.cli.command import RayOptionCommand, app, ray_option, rules_spec
+from kseri.cli.command import RayOptionCommand, app, ray_option, rules_spec, run_on_executor
 from kseri.rules import Rules, RulesError
 
 NOISY_TEMPERATURES = (0.5, 1.0, 2.0)
@@ -163,18 +153,8 @@ def gauntlet_command(
     except (ValueError, RulesError) as error:
         errors.print(f"[red]error:[/red] {escape(str(error))}", highlight=False)
         raise typer.Exit(2) from None
-    local = workers or os.cpu_count() or 1
-    executor: Executor = RayCluster(ray) if ray is not None else local_executor(local)
-    try:
-        with executor, Progress(
-            TextColumn("[bold]gauntlet"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-            TimeRemainingColumn(), console=errors,
-        ) as progress:
-            bar = progress.add_task("deals", total=deals * len(config.opponents))
-            outcome = run_gauntlet(config, executor, lambda done: progress.advance(bar, done))
-    except ClusterError as error:
-        errors.print(f"[red]error:[/red] {escape(str(error))}", highlight=False)
-        raise typer.Exit(2) from None
+    outcome = run_on_executor("gauntlet", "deals", deals * len(config.opponents), workers, ray,
+                              partial(run_gauntlet, config), errors)
     summary = summarize(outcome)
     render(summary, console)
     if json_path is not None:
