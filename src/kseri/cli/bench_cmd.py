@@ -22,7 +22,15 @@ from kseri.bench.tournament import (
     run_tournament,
     total_games,
 )
-from kseri.cli.command import RayOptionCommand, app, bot_level, ray_option, rules_spec, run_on_executor
+from kseri.cli.command import (
+    RayOptionCommand,
+    app,
+    bot_level,
+    check_workers,
+    ray_option,
+    rules_spec,
+    run_on_executor,
+)
 from kseri.protocol.engine_side import serve_level
 from kseri.rules import Rules, RulesError
 
@@ -55,10 +63,7 @@ def tournament_command(
     console = Console()
     errors = Console(stderr=True)
     try:
-        if workers < 0:
-            raise ValueError(f"workers must be 0 (one per core) or more, not {workers}")
-        if workers and ray is not None:
-            raise ValueError("give --workers (local processes) or --ray (a cluster's CPUs), not both")
+        check_workers(workers, ray)
         entrants: list[Player] = [builtin_player(level) for level in players or []]
         entrants += [engine_player(spec) for spec in engines or []]
         config = TournamentConfig(tuple(entrants), Rules.from_spec(rules_text), deals, matches, seed, time_ms,

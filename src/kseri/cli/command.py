@@ -77,6 +77,14 @@ class RayOptionCommand(TyperCommand):
         return super().parse_args(ctx, given)
 
 
+def check_workers(workers: int, ray: str | None) -> None:
+    """Refuse (``ValueError``) a negative ``--workers``, or one given with ``--ray``."""
+    if workers < 0:
+        raise ValueError(f"workers must be 0 (one per core) or more, not {workers}")
+    if workers and ray is not None:
+        raise ValueError("give --workers (local processes) or --ray (a cluster's CPUs), not both")
+
+
 Outcome = TypeVar("Outcome")
 
 

@@ -16,7 +16,7 @@ from kseri.agents.base import AGENTS, STYLES
 from kseri.agents.exploiter import DEFAULT_WORLDS, ExploiterAgent
 from kseri.bench.gauntlet import Entrant, GauntletConfig, builtin, engine, run_gauntlet
 from kseri.bench.gauntlet_report import plot, render, summarize
-from kseri.cli.command import RayOptionCommand, app, ray_option, rules_spec, run_on_executor
+from kseri.cli.command import RayOptionCommand, app, check_workers, ray_option, rules_spec, run_on_executor
 from kseri.rules import Rules, RulesError
 
 NOISY_TEMPERATURES = (0.5, 1.0, 2.0)
@@ -125,10 +125,7 @@ def gauntlet_command(
     console = Console()
     errors = Console(stderr=True)
     try:
-        if workers < 0:
-            raise ValueError(f"workers must be 0 (one per core) or more, not {workers}")
-        if workers and ray is not None:
-            raise ValueError("give --workers (local processes) or --ray (a cluster's CPUs), not both")
+        check_workers(workers, ray)
         if level not in AGENTS and level not in STYLES:
             raise ValueError(f"unknown bot level {level!r}; the levels are: {', '.join(AGENTS)}; "
                              f"the styles are: {', '.join(STYLES)}")
