@@ -219,6 +219,8 @@ NAMES = """() => [...document.querySelectorAll('.scoreboard .side-name, .opponen
 def test_five_players_names_are_not_cut_on_a_phone(server: str, new_context: ContextFactory,
                                                    page_errors: PageErrors) -> None:
     page = open_table(server, new_context, page_errors, "phone", players=5, rules="faro")
+    # the scoreboard settles its short names once the table has drawn (a late redraw can follow)
+    page.wait_for_function(f"() => ({NAMES})().length === 9 && ({NAMES})().every(n => n[1])", timeout=30000)
     names = page.evaluate(NAMES)
     assert len(names) == 5 + 4, names
     assert all(whole for _name, whole, _title in names), ("a name cut off", names)
