@@ -10,11 +10,14 @@ client that (re)connects sees only phrases said after it did.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable
 
 from kseri.server.limits import TokenBucket
 from kseri.server.protocol import ProtocolError, Said
 from kseri.server.settings import ServerSettings
+
+log = logging.getLogger("kseri.server")
 
 PHRASES = ("good-luck", "well-played", "nice-kseri", "thanks", "oops", "good-game")
 """Every phrase's id, in the order a client offers them."""
@@ -49,10 +52,19 @@ class Talk:
             raise ProtocolError("not-seated", "spectators cannot talk; only the table's players can")
         if not self.allowed:
             raise ProtocolError("talk-off", "table talk is off in rated games on this server")
-        if user is not None and not await self.may_talk(user):
-            raise ProtocolError("talk-off", "a moderator has muted your table talk")
         per_minute = self.settings.limits.talk_per_minute
         allowance = self._allowance.setdefault(seat, TokenBucket(per_minute / 60, max(1.0, per_minute / 2)))
-        if not allowance.take():
+        if not allowance.take():  # before the hook: asking it is bounded by the allowance too
             raise ProtocolError("throttled", f"at most {per_minute:g} phrases a minute")
+        if user is not None and not await self._asked(user):
+            raise ProtocolError("talk-off", "a moderator has muted your table talk")
         return Said(seat, phrase)
+
+    async def _asked(self, user: str) -> bool:
+        """:attr:`may_talk`'s answer; a hook that fails refuses this phrase as ``server-error``."""
+        try:
+            return await self.may_talk(user)
+        except Exception:
+            log.exception("could not ask whether account %s may talk", user)
+            raise ProtocolError("server-error", "the server could not check that you may talk; "
+                                "nothing was said") from None
