@@ -56,10 +56,16 @@ def test_a_phrase_reaches_the_other_seat_in_its_language_and_mute_silences_it(
     expect(host.locator('.opponent[data-seat="1"] .talk-bubble')).to_have_text("Thanks")
     host.click("#talk-button")
     screenshot(host, "talk-laptop-menu", full_page=False)
-    host.click("#talk-button")
+    host.focus("#say-oops")
+    host.keyboard.press("Escape")  # closes the menu, back on its button
+    expect(host.locator("#talk-menu")).to_have_count(0)
+    expect(host.locator("#talk-button")).to_be_focused()
 
     # The guest mutes the table; the switch is remembered after a reload.
     guest.click("#talk-button")
+    expect(guest.locator("#say-thanks")).to_be_in_viewport()
+    assert guest.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    screenshot(guest, "talk-phone-menu", full_page=False)
     guest.check("#talk-mute")
     expect(guest.locator(".talk-bubble")).to_have_count(0)
     guest.reload()

@@ -88,7 +88,13 @@ export const talkMethods = {
     if (!this.talkOpen) return null;
     const muted = this.talkMuted();
     const canSay = this.seat !== null && this.talkAllowed !== false;
-    return h("div", { class: "talk-menu", id: "talk-menu", role: "group", "aria-label": t("talk.button") },
+    const close = (event) => {
+      if (event.key !== "Escape") return;
+      this.talkOpen = false;
+      this.render();
+      document.getElementById("talk-button").focus();
+    };
+    return h("div", { class: "talk-menu", id: "talk-menu", role: "group", "aria-label": t("talk.button"), onkeydown: close },
       canSay ? h("div", { class: "phrases" }, PHRASES.map((phrase) =>
         h("button", { type: "button", class: "phrase", id: `say-${phrase}`, "data-phrase": phrase, onclick: () => this.say(phrase) },
           t(`talk.phrase.${phrase}`))))
