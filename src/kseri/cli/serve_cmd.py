@@ -47,6 +47,9 @@ def serve_command(
         "own origin always may.")] = None,
     bot_offer: float = typer.Option(
         20.0, help="Seconds a quick-game seek waits for an opponent before a bot is offered."),
+    rated_talk: bool = typer.Option(
+        True, "--rated-talk/--no-rated-talk", help="Whether players may say table-talk phrases "
+        "in rated games (casual tables always allow them; docs/server.md)."),
     redis: str = typer.Option(
         None, "--redis", help="Run as one process of a cluster: the Redis its processes share, e.g. "
         "redis://127.0.0.1:6379/0 (default: $KSERI_REDIS_URL; none: a single process). Needs a "
@@ -82,6 +85,7 @@ def serve_command(
                               grace=grace, ready_timeout=ready_timeout,
                               limits=bounds,
                               allowed_origins=tuple(allow_origin or ()), bot_offer=bot_offer,
+                              rated_talk=rated_talk,
                               redis_url=redis or os.environ.get(REDIS_ENV) or None, lease=lease)
     problem = settings.cluster_problem()
     if problem:

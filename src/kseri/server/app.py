@@ -9,7 +9,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from kseri.server import db
+from kseri.server import db, moderation
 from kseri.server.api import ROUTERS
 from kseri.server.api.answers import HANDLERS
 from kseri.server.api.pages import mount_assets
@@ -34,7 +34,11 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     async def match_over(table: GameTable) -> None:  # the players' layer rates it
         await state.players.match_over(table)
 
+    async def may_talk(user: str) -> bool:  # table talk, unless a moderator muted the account
+        return "mute" not in await moderation.sanctions_of(store, user)
+
     tables = open_registry(store, settings, match_over, app)
+    tables.may_talk = may_talk
     store.on_commit = state.metrics.observe_commit
     state.health.checks.append(database_check(store))
     state.players = Players(store, tables, state.allowances.tables)

@@ -19,6 +19,7 @@ ERROR_CODES = (
     "bad-json", "bad-message", "unsupported-protocol", "bad-token", "not-seated",
     "not-your-turn", "not-in-hand", "stale", "not-playing", "too-large", "throttled",
     "hints-off", "no-such-table", "server-error", "too-many-connections", "busy",
+    "unknown-phrase", "talk-off",
 )
 """Every ``code`` an ``error`` message may carry."""
 
@@ -75,17 +76,24 @@ class Hint(_Message):
     type: Literal["hint"]
 
 
+class Say(_Message):
+    """Say a table-talk phrase, by its id (``server/talk.py``: ``PHRASES``)."""
+
+    type: Literal["say"]
+    phrase: Annotated[str, Field(min_length=1, max_length=32)]
+
+
 class Ping(_Message):
     """Keep-alive."""
 
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Hello | Play | Ready | Hint | Ping, Field(discriminator="type")]
-_client_message: TypeAdapter[Hello | Play | Ready | Hint | Ping] = TypeAdapter(ClientMessage)
+ClientMessage = Annotated[Hello | Play | Ready | Hint | Say | Ping, Field(discriminator="type")]
+_client_message: TypeAdapter[Hello | Play | Ready | Hint | Say | Ping] = TypeAdapter(ClientMessage)
 
 
-def parse_client_message(data: object) -> Hello | Play | Ready | Hint | Ping:
+def parse_client_message(data: object) -> Hello | Play | Ready | Hint | Say | Ping:
     """Validate a decoded client message; raises :class:`ProtocolError` (``bad-message``)."""
     try:
         return _client_message.validate_python(data)
@@ -114,9 +122,12 @@ class Welcome:
 
     table: JSON
     seat: int | None
+    talk: bool
+    """Whether the table's players may say phrases (off in rated games when the server says so)."""
 
     def encode(self) -> str:
-        return dumps({"type": "welcome", "protocol": PROTOCOL, "table": self.table, "seat": self.seat})
+        return dumps({"type": "welcome", "protocol": PROTOCOL, "table": self.table, "seat": self.seat,
+                      "talk": self.talk})
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +171,17 @@ class HintValues:
 
 
 @dataclass(frozen=True, slots=True)
+class Said:
+    """A seat said a table-talk phrase (its id; each client shows it in its own language)."""
+
+    seat: int
+    phrase: str
+
+    def encode(self) -> str:
+        return dumps({"type": "said", "seat": self.seat, "phrase": self.phrase})
+
+
+@dataclass(frozen=True, slots=True)
 class Pong:
     """Keep-alive answered."""
 
@@ -178,5 +200,5 @@ class Error:
         return dumps({"type": "error", "code": self.code, "message": self.message})
 
 
-ServerMessage = Welcome | State | Presence | HintValues | Pong | Error
+ServerMessage = Welcome | State | Presence | HintValues | Said | Pong | Error
 """Every message the server sends on a table's WebSocket."""
