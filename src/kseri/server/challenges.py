@@ -26,11 +26,10 @@ from sqlalchemy import Column, Float, Index, Integer, String, Table, Text, func,
 from sqlalchemy.exc import IntegrityError
 
 from kseri import fairness
-from kseri.server import db
-from kseri.server.accounts import User, username_key, users
+from kseri.server import db, moderation
+from kseri.server.accounts import User, users
 from kseri.server.daily import FAMILIES, DealSet, clock, side_by_side
 from kseri.server.errors import ApiError
-from kseri.server.moderation import either_blocks
 
 DEALS = (4, 16)
 """The fewest and most deals in a challenge."""
@@ -148,12 +147,11 @@ class Challenges:
         return await self.show(challenge_id, author.id)
 
     async def _account(self, username: str) -> str:
-        async with self.store.engine.connect() as connection:
-            found = await connection.scalar(select(users.c.id).where(
-                users.c.username_key == username_key(username[:40])))
-        if found is None:
-            raise ApiError(404, "no-such-player", f"there is no player {username!r}", field="opponent")
-        return str(found)
+        try:
+            return (await moderation.account(self.store, username[:40])).id
+        except moderation.ModerationError:
+            raise ApiError(404, "no-such-player", f"there is no player {username!r}",
+                           field="opponent") from None
 
     async def _row(self, challenge_id: str) -> dict[str, Any]:
         async with self.store.engine.connect() as connection:
@@ -349,5 +347,5 @@ class Challenges:
 async def may_not_challenge(store: db.Store, author_id: str, opponent_id: str) -> bool:
     """Whether a block between two accounts stops one challenging the other (moderation's
     blocks, either way: a blocked player cannot challenge the blocker, nor the blocker them)."""
-    return await either_blocks(store, author_id, opponent_id)
+    return await moderation.either_blocks(store, author_id, opponent_id)
 
