@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -169,6 +170,15 @@ def test_an_open_challenge_and_players_who_play_alike(start_server: Callable[...
     assert taken["status"] == "accepted" and taken["opponent"]["name"] == "eve"
     error(people["fay"].post(f"/api/challenges/{cid}/accept"), 409, "challenge-answered")
     assert ok(people["fay"].http.get("/api/challenges"))["open"] == []
+    # one card sent twice at the same moment is played once
+    first = ok(people["eve"].post(f"/api/challenges/{cid}/start"))
+    card = sorted(first["view"]["hand"])[0]
+    with ThreadPoolExecutor(2) as pool:
+        answers = list(pool.map(lambda _: people["eve"].post(f"/api/challenges/{cid}/play", {"card": card}),
+                                range(2)))
+    assert sorted(a.status_code for a in answers) in ([200, 409], [200, 422])
+    played = next(a.json() for a in answers if a.status_code == 200)
+    assert ok(people["eve"].post(f"/api/challenges/{cid}/start")) == played
     # the same plays meet the same bots: the same results, a difference of nothing
     dee = play_set(people["dee"], cid, lambda hand: sorted(hand)[0])
     eve = play_set(people["eve"], cid, lambda hand: sorted(hand)[0])

@@ -102,8 +102,6 @@ class Challenges:
     def __init__(self, store: db.Store, now: Callable[[], datetime] = clock) -> None:
         self.store = store
         self.now = now
-        self.live: dict[tuple[str, str], DealSet] = {}
-        """The sets being played, by challenge and account (a finished one is read back)."""
 
     def _time(self) -> float:
         return self.now().timestamp()
@@ -261,20 +259,20 @@ class Challenges:
 
     # -- playing -------------------------------------------------------------------------------
 
-    async def _set(self, row: dict[str, Any], user_id: str) -> DealSet:
-        key = (row["id"], user_id)
-        found = self.live.get(key)
-        if found is not None:
-            return found
+    async def _stored(self, row: dict[str, Any], user_id: str) -> tuple[DealSet, str | None]:
+        """A player's set re-played from its stored plays (a few milliseconds for 16 deals:
+        nothing is kept in memory, so any process may answer), and those plays as stored
+        (``None``: not started)."""
         async with self.store.engine.connect() as connection:
             plays = await connection.scalar(select(runs.c.plays).where(
                 runs.c.challenge_id == row["id"], runs.c.user_id == user_id))
         deal_set = DealSet(kind="challenge", cut=row["id"], family=row["rules"],
                            seeds=challenge_seeds(row["secret"], row["id"], row["deals"]))
         deal_set.replay(json.loads(plays) if plays else [])
-        if not deal_set.finished:
-            self.live[key] = deal_set
-        return deal_set
+        return deal_set, plays
+
+    async def _set(self, row: dict[str, Any], user_id: str) -> DealSet:
+        return (await self._stored(row, user_id))[0]
 
     async def _playable(self, challenge_id: str, user: User) -> dict[str, Any]:
         row = await self._row(challenge_id)
@@ -302,28 +300,25 @@ class Challenges:
     async def play(self, challenge_id: str, user: User, card: str) -> dict[str, Any]:
         """The player's card, the bots' answers, stored before the answer; the set as it stands."""
         row = await self._playable(challenge_id, user)
-        async with self.store.engine.connect() as connection:
-            started = await connection.scalar(select(runs.c.finished).where(
-                runs.c.challenge_id == row["id"], runs.c.user_id == user.id))
-        if started is None:
+        deal_set, stored = await self._stored(row, user.id)
+        if stored is None:
             raise ApiError(409, "challenge-not-started", "start your set first")
-        deal_set = await self._set(row, user.id)
-        async with deal_set.lock:
-            if deal_set.finished:
-                raise ApiError(409, "challenge-finished", "you have played every deal of this challenge")
-            try:
-                deal_set.play_card(card)
-            except ValueError as error:
-                raise ApiError(422, "bad-play", str(error), field="card") from None
-            results = deal_set.results() if deal_set.finished else None
-            async with self.store.engine.begin() as connection:
-                await connection.execute(update(runs).where(
-                    runs.c.challenge_id == row["id"], runs.c.user_id == user.id).values(
-                    plays=json.dumps(deal_set.plays), finished=int(deal_set.finished),
-                    results=None if results is None else json.dumps(results)))
-            if deal_set.finished:
-                self.live.pop((row["id"], user.id), None)
-            return deal_set.state()
+        if deal_set.finished:
+            raise ApiError(409, "challenge-finished", "you have played every deal of this challenge")
+        try:
+            deal_set.play_card(card)
+        except ValueError as error:
+            raise ApiError(422, "bad-play", str(error), field="card") from None
+        results = deal_set.results() if deal_set.finished else None
+        async with self.store.engine.begin() as connection:
+            done = await connection.execute(update(runs).where(  # only over the plays it followed
+                runs.c.challenge_id == row["id"], runs.c.user_id == user.id, runs.c.plays == stored).values(
+                plays=json.dumps(deal_set.plays), finished=int(deal_set.finished),
+                results=None if results is None else json.dumps(results)))
+        if done.rowcount != 1:
+            raise ApiError(409, "play-crossed", "another play of yours was taken at the same moment: "
+                           "look at your set again")
+        return deal_set.state()
 
     async def versus(self, challenge_id: str, viewer: str | None) -> dict[str, Any]:
         """Both players' sets side by side, deal by deal, once both have finished (to anyone);
