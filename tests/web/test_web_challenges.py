@@ -127,3 +127,32 @@ def test_a_challenge_from_the_lobby_to_the_deals_side_by_side(
     screenshot(ann, f"challenges-{size}-list")
     check_axe(ann)
     assert ann.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def test_an_expired_challenge_says_who_never_played(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, new_context: ContextFactory,
+        page_errors: PageErrors) -> None:
+    clock = tmp_path / "now.txt"
+    clock.write_text("2026-12-04T10:00:00+00:00")
+    monkeypatch.setenv("KSERI_CLOCK_FILE", str(clock))  # the daily's clock knob
+    server = Server(f"sqlite+aiosqlite:///{tmp_path / 'kseri.db'}", {"--limits": LAX}).start()
+    try:
+        ann, bob = new_context(PHONE), new_context(PHONE)
+        ann_csrf = sign_up(ann, server.http, "annexp")
+        bob_csrf = sign_up(bob, server.http, "bobexp")
+        made = ann.request.post(f"{server.http}/api/challenges",
+                                data={"opponent": "bobexp", "deals": 4, "hours": 1},
+                                headers={"X-CSRF-Token": ann_csrf}).json()
+        accepted = bob.request.post(f"{server.http}/api/challenges/{made['id']}/accept",
+                                    headers={"X-CSRF-Token": bob_csrf})
+        assert accepted.ok, accepted.text()
+        clock.write_text("2026-12-04T11:00:00+00:00")  # the deadline
+        page = page_errors.watch(bob.new_page())
+        page.goto(f"{server.http}/challenges/{made['id']}")
+        expect(page.locator("#challenge-status")).to_have_text("Expired: annexp, bobexp never played.")
+        expect(page.locator("#challenge-play")).to_have_count(0)
+        expect(page.locator(".daily-commitment")).to_contain_text("secret")
+        screenshot(page, "challenges-phone-expired")
+        check_axe(page)
+    finally:
+        server.stop()
