@@ -14,6 +14,7 @@ from kseri.server.api import ROUTERS
 from kseri.server.api.answers import HANDLERS
 from kseri.server.api.pages import mount_assets
 from kseri.server.api.tables import Allowances
+from kseri.server.challenges import Challenges
 from kseri.server.daily import Daily
 from kseri.server.limits import BodyLimit, SecurityHeaders
 from kseri.server.metrics import Health, Metrics, database_check
@@ -44,6 +45,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     state.players = Players(store, tables, state.allowances.tables)
     state.tables = tables
     state.daily = Daily(store, tables.search)
+    state.challenges = Challenges(store)
     await tables.start(state.metrics, state.health)
     state.players.start()
     try:
