@@ -9,7 +9,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from kseri.server import db, moderation
+from kseri.server import moderation
 from kseri.server.api import ROUTERS
 from kseri.server.api.answers import HANDLERS
 from kseri.server.api.pages import mount_assets
@@ -19,7 +19,7 @@ from kseri.server.daily import Daily
 from kseri.server.limits import BodyLimit, SecurityHeaders
 from kseri.server.metrics import Health, Metrics, database_check
 from kseri.server.players import Players
-from kseri.server.registry import PassOn, open_registry
+from kseri.server.registry import PassOn, open_registry, open_store
 from kseri.server.room import GameTable
 from kseri.server.settings import ServerSettings
 
@@ -30,7 +30,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     (``app.state.players``) for the application's lifetime."""
     state = app.state
     settings: ServerSettings = state.settings
-    store = await db.Store.open(settings.database_url, shared=settings.redis_url is not None)
+    store = await open_store(settings)
 
     async def match_over(table: GameTable) -> None:  # the players' layer rates it
         await state.players.match_over(table)

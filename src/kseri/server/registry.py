@@ -411,6 +411,12 @@ class LeasedRegistry(TableRegistry):
         asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, on_sigterm)
 
 
+async def open_store(settings: ServerSettings) -> db.Store:
+    """The store these settings ask for: shared by a cluster's processes (each table under a
+    lease) with a cluster's Redis, else this process's alone (:meth:`db.Store.open`)."""
+    return await db.Store.open(settings.database_url, shared=settings.redis_url is not None)
+
+
 def open_registry(store: db.Store, settings: ServerSettings, finished: Finished | None,
                   app: ASGIApp) -> TableRegistry:
     """The registry these settings ask for: leased with a cluster's Redis, else local."""
