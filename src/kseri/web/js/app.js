@@ -10,6 +10,7 @@ import { ReplayScreen } from "./replay.js";
 import { AccountScreen, claimHeldSeats, loadAccount, renderAccountNav } from "./account.js";
 import { LeaderboardScreen, ProfileScreen } from "./players.js";
 import { PuzzleScreen } from "./puzzles.js";
+import { ModerationScreen } from "./moderation.js";
 
 let screen = null;
 
@@ -25,6 +26,7 @@ function route() {
   const versus = location.pathname.match(/^\/daily\/versus\/(\w+)\/(\w+)\/?$/);
   if (location.pathname === "/account") screen = new AccountScreen(root);
   else if (location.pathname === "/puzzles") screen = new PuzzleScreen(root);
+  else if (location.pathname === "/moderation") screen = new ModerationScreen(root);
   else if (versus) screen = new DailyVersusScreen(root, versus[1], versus[2]);
   else if (daily) screen = new DailyScreen(root, daily[1] || null, daily[2] || null);
   else if (profile) screen = new ProfileScreen(root, decodeURIComponent(profile[1]));
