@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Column, Float, ForeignKey, Integer, String, Table, delete, insert, select, update
+from sqlalchemy import Column, Float, ForeignKey, Integer, String, Table, delete, func, insert, select, update
 
 from kseri.rules import Rules
 from kseri.server import accounts, db, moderation
@@ -97,13 +97,13 @@ async def refund(store: db.Store, username: str, reason: str, by: str | None = N
     async with store.engine.connect() as connection:
         done = set((await connection.scalars(select(annulled_games.c.table_id))).all())
         rows = (await connection.execute(
-            select(rating_history.c.table_id, rating_history.c.family, rating_history.c.id)
+            select(rating_history.c.table_id, rating_history.c.family)
             .where(rating_history.c.user_id == target.id).order_by(rating_history.c.id.desc()))).all()
-    chosen = [(table_id, family, row_id) for table_id, family, row_id in rows if table_id not in done][:games]
-    families = sorted({family for _, family, _ in chosen})
+    chosen = [(table_id, family) for table_id, family in rows if table_id not in done][:games]
+    families = sorted({family for _, family in chosen})
     opponents: dict[tuple[str, str], int] = {}
     async with store.engine.connect() as connection:
-        for table_id, family, _ in chosen:
+        for table_id, family in chosen:
             seated = (await connection.scalars(select(rating_history.c.user_id).where(
                 rating_history.c.table_id == table_id, rating_history.c.user_id != target.id))).all()
             for user in seated:
@@ -112,12 +112,16 @@ async def refund(store: db.Store, username: str, reason: str, by: str | None = N
     async with store.engine.begin() as connection:
         action = await moderation.log_action(connection, by, target.id, "refund", why,
                                              {"games": len(chosen), "families": families})
-        for table_id, _, _ in chosen:
+        for table_id, _ in chosen:
             await connection.execute(insert(annulled_games).values(
                 table_id=table_id, user_id=target.id, action_id=action, at=now))
     changes: dict[str, dict[str, float]] = {}
     for family in families:
-        start = min(row_id for _, fam, row_id in chosen if fam == family)
+        async with store.engine.connect() as connection:  # the first entry of any annulled game
+            start = await connection.scalar(select(func.min(rating_history.c.id)).where(
+                rating_history.c.family == family,
+                rating_history.c.table_id.in_([table_id for table_id, fam in chosen if fam == family])))
+        assert start is not None
         before = await _current(store, family)
         await recompute(store, family, start)
         after = await _current(store, family)
@@ -130,7 +134,7 @@ async def refund(store: db.Store, username: str, reason: str, by: str | None = N
                 await connection.execute(insert(rating_refunds).values(
                     user_id=user, family=family, change=change, games=count, action_id=action, at=now))
     names = await _names(store, list(changes))
-    return {"username": target.username, "games": [table_id for table_id, _, _ in chosen],
+    return {"username": target.username, "games": [table_id for table_id, _ in chosen],
             "refunds": {names.get(user, user): {family: round(change, 1) for family, change in found.items()}
                         for user, found in changes.items()}}
 
