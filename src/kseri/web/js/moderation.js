@@ -111,6 +111,17 @@ export class ProfileModeration {
     });
   }
 
+  /** A game row's "Report this game" button: the report form below, with this game chosen. */
+  reportButton(table) {
+    const account = currentAccount();
+    if (!account || account.username.toLowerCase() === this.username.toLowerCase()) return null;
+    return h("button", { type: "button", class: "small", onclick: () => {
+      this.reportTable = table;
+      this.redraw();
+      document.getElementById("report-reason").focus();
+    } }, t("moderation.reportGame"));
+  }
+
   /** The panel (nothing for a guest or on one's own profile). */
   render(games) {
     const account = currentAccount();
