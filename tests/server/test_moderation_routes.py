@@ -1,7 +1,8 @@
 """Reports and the moderators' routes through the real server on loopback: a report (from a
 profile or tied to a game) reaches the queue, rate-limited; only moderators see the queue and
 act; each action (warn, mute, rated ban, ban, rename, closing a table, closing a report) is
-logged with who, when and why, and a sanctioned player is refused with the moderator's reason."""
+logged with who, when and why, and a sanctioned player is refused with the moderator's reason;
+such an account can still be deleted."""
 
 from __future__ import annotations
 
@@ -124,5 +125,13 @@ def test_reports_reach_the_queue_and_moderators_act_with_reasons(
         ("the operator", "grant-moderator", "granted on the server's machine")]
     assert log[1]["data"] == {"table": waiting}
     assert all(isinstance(entry["at"], float) for entry in log)
+
+    # an account blocked, reported and sanctioned may still be deleted; the log stays
+    assert nikos.post("/api/blocks", {"username": "Polite"}).status_code == 201
+    assert rude.post("/api/blocks", {"username": "Eleni"}).status_code == 201
+    gone = rude.post("/api/account/delete", {"password": "correct horse battery"})
+    assert gone.status_code == 204, gone.text
+    assert nikos.http.get("/api/blocks").json() == {"blocks": []}
+    assert len(eleni.http.get("/api/moderation/log").json()["log"]) == len(log)
     for browser in (eleni, nikos, rude):
         browser.close()

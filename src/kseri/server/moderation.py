@@ -97,6 +97,10 @@ REPORTS_PER_DAY = 10
 WARNINGS_SHOWN = 30 * 86400
 """Seconds a warning is shown to its player."""
 
+ABOUT_AN_ACCOUNT = (blocks.c.user_id, blocks.c.blocked_id, reports.c.reporter_id, reports.c.reported_id,
+                    moderators.c.user_id, sanctions.c.user_id)
+"""The rows that go with a deleted account (the log of actions stays)."""
+
 
 class ModerationError(Exception):
     """A moderation request refused; the message says why, in one sentence."""

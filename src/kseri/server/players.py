@@ -44,7 +44,7 @@ from kseri.server.ratings import (
     record_match,
     user_ratings,
 )
-from kseri.server.refunds import is_annulled, match_result, refunds_of
+from kseri.server.refunds import is_annulled, match_result, rating_refunds, refunds_of
 from kseri.server.registry import Change, TableRegistry
 from kseri.server.room import GameTable
 from kseri.server.seats import SeatState
@@ -158,7 +158,8 @@ class Players:
 
     async def delete(self, user: User, password: str) -> None:
         """Delete an account: its ratings and sessions go, its seats show a deleted player."""
-        await self.accounts.delete(user, password, forget=[rating_history, ratings])
+        await self.accounts.delete(user, password, forget=[
+            rating_history, ratings, rating_refunds, *moderation.ABOUT_AN_ACCOUNT])
         self.user_deleted(user.id)
         self.tables.tell_peers({"op": "user-deleted", "user": user.id})
 
