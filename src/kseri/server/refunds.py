@@ -26,7 +26,7 @@ from kseri.rules import Rules
 from kseri.server import accounts, db, moderation
 from kseri.server.eventlog import EventLog, GameState, RoundSecret
 from kseri.server.fairplay import Ending, RatedGame
-from kseri.server.ratings import Rating, family_of, rate, rating_history, ratings, side_ranks
+from kseri.server.ratings import Rating, rate, rating_history, ratings, side_ranks
 
 REFUND_GAMES = 40
 """The banned player's latest rated games annulled by a refund."""
@@ -264,5 +264,5 @@ async def rated_games(store: db.Store, user_id: str, limit: int = 200) -> list[R
     return games
 
 
-__all__ = ["REFUND_GAMES", "Played", "family_of", "match_result", "rated_games", "refund", "refunds_of",
-           "replayed"]
+__all__ = ["REFUND_GAMES", "Played", "is_annulled", "match_result", "rated_games", "recompute", "refund",
+           "refunds_of", "replayed"]
