@@ -7,6 +7,7 @@ import { api, holdSeat, playerName } from "./api.js";
 import { h, navigate } from "./dom.js";
 import { currentLanguage, t, tn } from "./i18n.js";
 import { dailyHistorySection, loadDailyHistory } from "./daily.js";
+import { ProfileModeration, refundsSection } from "./moderation.js";
 
 const CLOCKS = [10, 20, 30, 60];
 const SEEKS_REFRESH_MS = 2000;
@@ -260,6 +261,7 @@ export class ProfileScreen {
     this.games = [];
     this.filters = { family: "", result: "" };
     this.error = "";
+    this.moderation = new ProfileModeration(username, () => this.render());
   }
 
   async start() {
@@ -268,6 +270,7 @@ export class ProfileScreen {
       this.profile = await api("GET", `/api/players/${encodeURIComponent(this.username)}`);
       this.daily = await loadDailyHistory(this.username);
       await this.loadGames();
+      await this.moderation.load();
     } catch (error) {
       this.error = error.message;
     }
@@ -302,7 +305,8 @@ export class ProfileScreen {
     return h("li", { class: `game-item ${result}`, "data-table": record.table },
       h("span", { class: `result ${result}` }, t(`profile.${result}`)),
       h("span", {}, familyName(rules.name), " · ", t("profile.against", { names: others }), " · ", record.totals.join(" – ")),
-      link(`/t/${record.table}#replay`, t("profile.replay"), { class: "button small" }));
+      link(`/t/${record.table}#replay`, t("profile.replay"), { class: "button small" }),
+      this.moderation.reportButton(record.table));
   }
 
   render() {
@@ -325,6 +329,7 @@ export class ProfileScreen {
             h("span", { class: "muted" }, tn("profile.rated", r.games)),
             ratingChart(r.history))))
           : h("p", { class: "muted" }, t("profile.unrated"))),
+      refundsSection(p.refunds),
       h("section", { class: "panel", "aria-labelledby": "stats-title" },
         h("h2", { id: "stats-title" }, t("profile.statistics")),
         h("dl", { class: "stats" },
@@ -349,7 +354,8 @@ export class ProfileScreen {
               ["win", "loss", "draw"].map((r) => h("option", { value: r, selected: r === this.filters.result }, t(`profile.${r}`)))))),
         this.games.length
           ? h("ul", { class: "game-list", id: "game-list" }, this.games.map((record) => this.gameRow(record)))
-          : h("p", { class: "muted", id: "game-list" }, t("profile.noGames")))));
+          : h("p", { class: "muted", id: "game-list" }, t("profile.noGames"))),
+      this.moderation.render(this.games)));
   }
 }
 
