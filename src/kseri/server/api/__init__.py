@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from kseri.server.api import daily, learn, odds, ops, pages, players, puzzles, tables
+from kseri.server.api import daily, learn, odds, offline, ops, pages, players, puzzles, tables
 
 ROUTERS: list[APIRouter] = [
     tables.router,  # tables, seats, the lobby, records, the play WebSocket
@@ -15,6 +15,7 @@ ROUTERS: list[APIRouter] = [
     odds.router,  # win odds in a finished casual game's replay
     daily.router,  # the daily deal (server/daily.py)
     ops.router,  # health, readiness, metrics
+    offline.router,  # the installable app: manifest, service worker, the offline engine's files
     pages.router,  # the web page's addresses
 ]
 """Every area's routes, in the order they are matched."""
