@@ -1,4 +1,4 @@
-// Play the computer with no server (/offline, and the lobby whenever the browser is offline):
+// Play the computer with no server (/offline, and the lobby whenever the server is out of reach):
 // the rules and the bots are the project's Python engine run in the page (offline-engine.js).
 // The game in progress is kept on the device (localStorage) after every play and resumed on the
 // next visit; a finished game downloads as a record that `kseri verify` and `kseri replay` accept.
@@ -15,9 +15,21 @@ const CHOICE_KEY = "kseri.offline.choice";
 const BOT_PAUSE_MS = 700;
 const STYLE_ID = "offline-style";
 
+let serverGone = false;
+
 /** Register the service worker (where the browser has them) so the page opens offline. */
 export function registerServiceWorker() {
   if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
+}
+
+/** Whether the server answers (false offline, or with the server out of reach). */
+export async function serverAnswers() {
+  try {
+    serverGone = !navigator.onLine || !(await fetch("/healthz", { cache: "no-store" })).ok;
+  } catch {
+    serverGone = true;
+  }
+  return !serverGone;
 }
 
 function savedChoice() {
@@ -176,7 +188,7 @@ export class OfflineScreen {
         : this.status === "failed" ? h("p", { class: "error", role: "alert" }, t("offline.failed", { message: this.error }))
           : h("p", { class: "loading", role: "status" }, t("offline.loading"));
     this.root.replaceChildren(h("div", { class: "offline" },
-      !navigator.onLine && h("p", { class: "offline-notice", role: "status" }, t("offline.notice")),
+      serverGone && h("p", { class: "offline-notice", role: "status" }, t("offline.notice")),
       body));
   }
 
@@ -194,7 +206,7 @@ export class OfflineScreen {
         h("button", { type: "button", class: "primary big", id: "offline-play", onclick: () => this.newGame() }, t("offline.play")),
         h("button", { type: "button", id: "offline-rules", onclick: () => openRulesHelp(this.presets[c.preset]) },
           t("lobby.rulesOf", { name: presetName(c.preset) }))),
-      navigator.onLine && h("p", {}, h("a", { href: "/", onclick: (e) => { e.preventDefault(); navigate("/"); } }, t("offline.online"))));
+      !serverGone && h("p", {}, h("a", { href: "/", onclick: (e) => { e.preventDefault(); navigate("/"); } }, t("offline.online"))));
   }
 
   renderTable() {
