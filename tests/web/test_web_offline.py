@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser_helpers import PHONE, SIZES, ContextFactory, PageErrors, screenshot
+from browser_helpers import PHONE, SIZES, ContextFactory, PageErrors, axe_findings, screenshot
 from offline_rules import BROWSER_DRIVER, server_transcript
 from playwright.sync_api import Page, expect
 from serverkit import Server
@@ -111,6 +111,7 @@ def test_installable_then_a_whole_game_offline_across_reloads(tmp_path: Path, ow
     expect(page.locator(".offline-notice")).to_be_visible()
     expect(page.locator("#offline-play")).to_be_visible(timeout=LOAD_MS)
     screenshot(page, "offline-lobby-laptop")
+    assert axe_findings(page) == []
     page.select_option("#offline-level", "expert")
     page.locator("#offline-play").click()
     expect(page.locator(PLAYABLE).first).to_be_visible(timeout=60_000)
@@ -119,6 +120,7 @@ def test_installable_then_a_whole_game_offline_across_reloads(tmp_path: Path, ow
     wait_for_my_turn_or_the_end(page)
     before = hand(page)
     screenshot(page, "offline-table-laptop")
+    assert axe_findings(page) == []
     page.reload()
     expect(page.locator(PLAYABLE).first).to_be_visible(timeout=LOAD_MS)
     assert hand(page) == before, "the game resumed where it was"

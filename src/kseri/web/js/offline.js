@@ -223,17 +223,18 @@ export class OfflineScreen {
           h("span", {}, sideName(side)), " ", h("strong", { class: "offline-total", "data-side": side }, total))))),
       h("ul", { class: "offline-others" }, names.map((name, seat) => seat === s.seat ? null
         : h("li", { class: s.turn === seat ? "turn" : "" }, t("offline.handCount", { name, n: s.hand_sizes[seat] })))),
-      h("div", { class: "offline-centre", "aria-label": t("offline.centre", { n: s.centre_size }) },
+      h("div", { class: "offline-centre" },
         s.centre_top ? cardSvg(s.centre_top) : h("div", { class: "offline-empty" }),
+        s.centre_top && h("span", { class: "visually-hidden" }, cardName(s.centre_top)),
         h("p", {}, t("offline.centre", { n: s.centre_size }), " · ", t("offline.stock", { n: s.stock_size }))),
       h("ol", { class: "offline-log", "aria-label": t("offline.log") }, this.lastPlays.map((play) => h("li", {}, this.describe(play)))),
       s.phase === "playing" && h("p", { class: "offline-turn", role: "status" },
         myTurn ? t("offline.yourTurn") : t("offline.thinking", { name: names[s.turn] })),
       h("ul", { class: "hand offline-hand", "aria-label": t("offline.hand") }, s.hand.map((card) => h("li", {},
         h("button", {
-          type: "button", class: "card-button", "data-card": card, "aria-label": cardName(card),
+          type: "button", class: "card-button", "data-card": card,
           "aria-disabled": myTurn ? "false" : "true", onclick: () => this.play(card),
-        }, cardSvg(card))))),
+        }, h("span", { class: "visually-hidden" }, cardName(card)), cardSvg(card))))),
       s.phase !== "playing" && lastResult && h("section", { class: "panel offline-result", role: "status" },
         h("h2", {}, s.phase === "match-over"
           ? (s.winner === s.side ? t("offline.youWon") : t("offline.won", { name: sideName(s.winner) }))
