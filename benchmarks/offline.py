@@ -89,10 +89,9 @@ def start_server(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
 def download_bytes(url: str) -> tuple[int, int]:
     """The bytes of the service worker's list: (the app shell, the engine)."""
     script = httpx.get(f"{url}/sw.js", timeout=10).text
-    listed = re.search(r"const PRECACHE = (\[.*\]);", script)
-    assert listed, "no list in /sw.js"
+    lists = [re.search(rf"const {name} = (\[.*\]);", script) for name in ("SHELL", "ENGINE")]
     shell = engine = 0
-    for path in json.loads(listed.group(1)):
+    for path in (path for listed in lists if listed for path in json.loads(listed.group(1))):
         size = len(httpx.get(url + path, timeout=60).content)
         if path.startswith("/offline/"):
             engine += size

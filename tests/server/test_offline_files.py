@@ -39,14 +39,16 @@ def test_the_service_worker_keeps_the_shell_and_the_engine(start_server: Callabl
     answer = httpx.get(server.http + "/sw.js", timeout=10)
     assert answer.headers["content-type"].startswith("text/javascript")
     assert answer.headers["cache-control"] == "no-cache"
-    version = re.search(r'const VERSION = "([0-9a-f]{16})";', answer.text)
-    listed = re.search(r"const PRECACHE = (\[.*\]);", answer.text)
-    assert version and listed, answer.text[:400]
-    precache = json.loads(listed.group(1))
+    assert re.search(r'const CACHE = "kseri-shell-[0-9a-f]{16}";', answer.text), answer.text[:800]
+    assert re.search(r'const ENGINE_CACHE = "kseri-engine-[0-9a-f]{16}";', answer.text), answer.text[:800]
+    shell, engine = (re.search(rf"const {name} = (\[.*\]);", answer.text) for name in ("SHELL", "ENGINE"))
+    assert shell and engine, answer.text[:800]
+    precache = json.loads(shell.group(1)) + json.loads(engine.group(1))
     for needed in ("/", "/offline", "/manifest.webmanifest", "/static/js/app.js", "/static/js/offline.js",
                    "/static/js/offline-engine.js", "/static/i18n/el.json", "/static/icons/icon-192.png",
-                   "/offline/kseri-core.zip", "/offline/pyodide/pyodide.asm.wasm"):
-        assert needed in precache, needed
+                   "/offline/kseri-core.zip"):
+        assert needed in json.loads(shell.group(1)), needed
+    assert json.loads(engine.group(1)) == [f"/offline/pyodide/{name}" for name in PYODIDE_FILES]
     for path in precache:  # the worker's install fails if any one of them does
         assert httpx.get(server.http + path, timeout=30).status_code == 200, path
     assert httpx.get(server.http + "/offline/kseri-core.zip", timeout=10).content == core_archive()

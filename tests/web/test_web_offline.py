@@ -23,7 +23,7 @@ from kseri.rules import PRESETS
 from kseri.server.api.offline import PYODIDE_DIR, PYODIDE_FILES
 
 MATCHES_PER_LEVEL = 20
-"""Seeded matches per preset and level in the differential test (about 3,500 rounds in all)."""
+"""Seeded matches per preset and level in the differential test (3,674 rounds, 199,492 plays in all)."""
 
 ENGINE = "await (await import('/static/js/offline-engine.js')).loadEngine()"
 PLAYABLE = ".offline-hand .card-button[aria-disabled=false]"

@@ -1,19 +1,31 @@
-// The service worker (served at /sw.js by server/api/offline.py, which fills in the version and
-// the list): it keeps the app shell, Pyodide and the engine's core so that the page opens and
-// plays the computer offline. Online, everything comes from the network as before (the kept copy
-// is refreshed); offline, from what was kept. The API and the play WebSocket are never kept.
-const VERSION = "__VERSION__";
-const PRECACHE = ["__PRECACHE__"];
-const CACHE = `kseri-${VERSION}`;
+// The service worker (served at /sw.js by server/api/offline.py, which fills in the lists and
+// their versions): it keeps the app shell with the engine's core, and Pyodide, so that the page
+// opens and plays the computer offline. Online, everything comes from the network as before (the
+// kept copy is refreshed); offline, from what was kept. The API and the play WebSocket are never
+// kept. Pyodide has its own cache and version: a new release of the page does not fetch it again.
+const SHELL = ["__SHELL__"];
+const ENGINE = ["__ENGINE__"];
+const CACHE = "kseri-shell-__SHELL_VERSION__";
+const ENGINE_CACHE = "kseri-engine-__ENGINE_VERSION__";
+const PRECACHE = [...SHELL, ...ENGINE];
+
+/** Keep what the engine's cache does not hold yet (all of it only for a new Pyodide). */
+async function keepEngine() {
+  const cache = await caches.open(ENGINE_CACHE);
+  const kept = await Promise.all(ENGINE.map((url) => cache.match(url)));
+  await cache.addAll(ENGINE.filter((url, index) => !kept[index]));
+}
 
 self.addEventListener("install", (event) => {
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(PRECACHE)).then(() => self.skipWaiting()));
+  event.waitUntil(Promise.all([caches.open(CACHE).then((cache) => cache.addAll(SHELL)), keepEngine()])
+    .then(() => self.skipWaiting()));
 });
 
 self.addEventListener("activate", (event) => {
+  const current = [CACHE, ENGINE_CACHE];
   event.waitUntil(
     caches.keys()
-      .then((keys) => Promise.all(keys.filter((key) => key.startsWith("kseri-") && key !== CACHE).map((key) => caches.delete(key))))
+      .then((keys) => Promise.all(keys.filter((key) => key.startsWith("kseri-") && !current.includes(key)).map((key) => caches.delete(key))))
       .then(() => self.clients.claim()),
   );
 });

@@ -41,11 +41,11 @@ def shell_files() -> list[str]:
     return [f"/static/{path.relative_to(WEB_DIR).as_posix()}" for path in files]
 
 
-def offline_engine_files() -> list[str]:
-    """The addresses of what the offline engine needs (empty where Pyodide is not installed)."""
+def pyodide_files() -> list[str]:
+    """The addresses of Pyodide's files (none where Pyodide is not installed)."""
     if not all((PYODIDE_DIR / name).is_file() for name in PYODIDE_FILES):
         return []
-    return ["/offline/kseri-core.zip", *(f"/offline/pyodide/{name}" for name in PYODIDE_FILES)]
+    return [f"/offline/pyodide/{name}" for name in PYODIDE_FILES]
 
 
 @cache
@@ -55,19 +55,24 @@ def _archive() -> bytes:
 
 @cache
 def service_worker() -> str:
-    """``web/sw.js`` with its list of files to keep and a version hashing their contents."""
-    precache = [*OFFLINE_PAGES, "/manifest.webmanifest", *shell_files(), *offline_engine_files()]
-    digest = hashlib.sha256()
+    """``web/sw.js`` with its two lists of files to keep, each with a version hashing their
+    contents: the page and the kseri core (changed by any release), and Pyodide (12 MB, changed
+    only by a new Pyodide, so a release of the page does not fetch it again)."""
+    shell = [*OFFLINE_PAGES, "/manifest.webmanifest", *shell_files(), "/offline/kseri-core.zip"]
+    shell_digest = hashlib.sha256(_archive())
     for path in [WEB_DIR / "index.html", WEB_DIR / "sw.js", *sorted(WEB_DIR.rglob("*"))]:
         if path.is_file():
-            digest.update(path.read_bytes())
-    digest.update(_archive())
-    for name in PYODIDE_FILES if offline_engine_files() else ():
+            shell_digest.update(path.read_bytes())
+    engine = pyodide_files()
+    engine_digest = hashlib.sha256()
+    for name in PYODIDE_FILES if engine else ():
         stat = (PYODIDE_DIR / name).stat()
-        digest.update(f"{name}:{stat.st_size}:{stat.st_mtime_ns}".encode())
+        engine_digest.update(f"{name}:{stat.st_size}:{stat.st_mtime_ns}".encode())
     script = (WEB_DIR / "sw.js").read_text()
-    return (script.replace("__VERSION__", digest.hexdigest()[:16])
-            .replace('["__PRECACHE__"]', json.dumps(precache)))
+    return (script.replace("__SHELL_VERSION__", shell_digest.hexdigest()[:16])
+            .replace('["__SHELL__"]', json.dumps(shell))
+            .replace("__ENGINE_VERSION__", engine_digest.hexdigest()[:16])
+            .replace('["__ENGINE__"]', json.dumps(engine)))
 
 
 @router.get("/sw.js")
