@@ -89,7 +89,7 @@ def test_installable_then_a_whole_game_offline_across_reloads(tmp_path: Path, ow
     """One visit online; then the server is gone and the browser offline: the page opens, a game
     against the expert is played to its end, reloaded in the middle (it resumes where it was),
     and the record it downloads passes ``kseri verify`` and ``kseri replay``."""
-    context = new_context(viewport=SIZES["laptop"])
+    context = new_context(viewport=SIZES["laptop"], service_workers="allow")
     page = page_errors.watch(context.new_page())
     page.goto(f"{own_server.http}/")
     expect(page.locator("#offline-link")).to_be_visible()
