@@ -43,7 +43,7 @@ PLAYER: Final = 0
 """The seat of the person at an offline table."""
 
 BROWSER_MODULES: Final = (
-    "__init__.py", "cards.py", "rules.py", "engine.py", "views.py", "fairness.py", "records.py",
+    "__init__.py", "cards.py", "rules.py", "deal.py", "engine.py", "views.py", "fairness.py", "records.py",
     "offline.py", "agents/base.py", "agents/expert.py",
 )
 """The files of the ``kseri`` package the browser loads, relative to the package."""
