@@ -54,8 +54,18 @@ Pair = Callable[[str, int, bool, list["Seek"]], Awaitable[None]]
 """Seats a group of seeks at a new table (family, clock, rated, seeks in seat order)."""
 SEEK_KEY = "X-Seek-Key"
 """The header a guest's seek is held by."""
-InGame = Callable[[str], "str | None"]
-"""The rated table an account is playing (or is seated at, not yet begun), if any."""
+InGame = Callable[[str], Awaitable["str | None"]]
+"""The rated table an account is playing (or is seated at, not yet begun), if any, on any
+process of a cluster."""
+
+
+class Playing(Exception):
+    """A rated group was not seated: these accounts (each with its table) are at another
+    unfinished rated table already."""
+
+    def __init__(self, tables: dict[str, str]) -> None:
+        super().__init__(f"already at a rated table: {', '.join(sorted(tables))}")
+        self.tables = tables
 
 
 @dataclass(eq=False)
@@ -76,6 +86,8 @@ class Seek:
     seat: dict[str, Any] | None = None
     """Once paired: ``{"table", "seat", "token"}``."""
     paired_at: float = 0.0
+    in_game: str | None = None
+    """Cancelled because the account is at this rated table (another process seated it)."""
     news: asyncio.Event = field(default_factory=asyncio.Event)
 
     def reach(self, now: float) -> float:
@@ -113,14 +125,14 @@ class Pairing:
     """The seeks waiting, and the task that pairs them."""
 
     def __init__(self, pair: Pair, bot_offer: float, limits: Limits | None = None,
-                 tables: KeyedBuckets | None = None, in_game: InGame = lambda user: None) -> None:
+                 tables: KeyedBuckets | None = None, in_game: InGame | None = None) -> None:
         self.pair = pair
         self.bot_offer = bot_offer
         limits = limits or Limits()
         self.limits = limits
         self.tables = tables or KeyedBuckets(limits.tables_per_minute / 60, limits.tables_burst)
         """The addresses' allowance of new tables, shared with ``POST /api/tables``."""
-        self.in_game = in_game
+        self.in_game = in_game or _nowhere
         self._per_account = KeyedBuckets(limits.seeks_per_minute / 60, limits.seeks_per_minute)
         self._per_address = KeyedBuckets(5 * limits.seeks_per_minute / 60, 5 * limits.seeks_per_minute)
         self.seeks: dict[str, Seek] = {}
@@ -139,12 +151,12 @@ class Pairing:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
 
-    def admit(self, user: User | None, address: str, rated: bool = True) -> None:
+    async def admit(self, user: User | None, address: str, rated: bool = True) -> None:
         """Refuse a new seek (:class:`AccountError`) for a rated game from an account in one (409,
         naming the table), or past the seeks allowed an account (a guest: its address) or an
         address, or past the address's allowance of new tables (429): a seek may open a table,
         so it spends one."""
-        table = self.in_game(user.id) if user is not None and rated else None
+        table = await self.in_game(user.id) if user is not None and rated else None
         if table is not None:
             raise AccountError(409, "in-game", f"you are already playing the rated table {table!r}; "
                                "finish it before seeking another game", table=table)
@@ -188,7 +200,7 @@ class Pairing:
         if seek.seat is not None:
             return {"status": "paired", **seek.seat}
         if seek.id not in self.seeks:
-            return {"status": "cancelled"}
+            return {"status": "cancelled", **({"in_game": seek.in_game} if seek.in_game else {})}
         waited = time.monotonic() - seek.since
         levels = BOT_RATINGS.get(seek.family, {})
         level = min(levels, key=lambda name: abs(levels[name] - seek.rating)) if levels else "expert"
@@ -220,7 +232,7 @@ class Pairing:
         now = time.monotonic()
         by_kind: dict[tuple[str, int, bool], list[Seek]] = {}
         for seek in self.seeks.values():
-            if seek.seat is None and (not seek.rated or self.in_game(seek.user) is None):
+            if seek.seat is None:
                 by_kind.setdefault((seek.family, seek.clock, seek.rated), []).append(seek)
         for (family, clock, rated), waiting in by_kind.items():
             size = PRESETS[family].players
@@ -235,10 +247,21 @@ class Pairing:
                 waiting = [s for s in waiting if s not in group]
             for group in found + groups(waiting, size, now):
                 random.shuffle(group)
-                await self.pair(family, clock, rated, group)
+                try:
+                    await self.pair(family, clock, rated, group)
+                except Playing as playing:  # seated elsewhere meanwhile: those seeks end, the rest wait
+                    for seek in group:
+                        seek.in_game = playing.tables.get(seek.user)
+                        if seek.in_game is not None:
+                            self.cancel(seek)
+                    continue
                 for seek in group:
                     seek.paired_at = time.monotonic()
                     seek.news.set()
+
+
+async def _nowhere(user: str) -> None:
+    """No account is at a rated table (a pairing on its own, without the players' layer)."""
 
 
 # -- HTTP -----------------------------------------------------------------------------------------
@@ -306,7 +329,7 @@ async def create_seek(body: SeekBody, request: Request) -> dict[str, Any]:
         raise AccountError(401, "not-signed-in", "sign in to play a rated game; guests play casual ones "
                            "(\"casual\": true)")
     pairing = _pairing(request)
-    pairing.admit(user, client_address(request.scope), rated=not body.casual)
+    await pairing.admit(user, client_address(request.scope), rated=not body.casual)
     key = None
     if user is None:
         key = secrets.token_urlsafe(18)
@@ -344,4 +367,4 @@ async def cancel_seek(seek_id: str, request: Request) -> dict[str, Any]:
     return _pairing(request).status(seek)
 
 
-__all__ = ["CLOCKS", "Pairing", "Seek", "groups", "router"]
+__all__ = ["CLOCKS", "Pairing", "Playing", "Seek", "groups", "router"]

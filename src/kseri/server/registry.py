@@ -220,14 +220,19 @@ class TableRegistry(ABC):
                         await self._let_go([table_id])
             elif table.unjoined(time.time(), self.settings.limits.waiting_expiry):
                 try:
-                    await self.store.delete_table(table_id)
+                    await self.discard(table)
                 except Exception:
                     log.exception("could not remove the expired table %s", table_id)
-                    continue
-                table.stop()
-                del self.live[table_id]
-                with suppress(Exception):
-                    await self._let_go([table_id], deleted=True)
+
+    async def discard(self, table: GameTable) -> None:
+        """Remove a table that must not be played (nobody joined it in time; a rated table
+        whose players were seated elsewhere meanwhile) from the database and from memory."""
+        await self.store.delete_table(table.id)
+        table.stop()
+        if self.live.get(table.id) is table:
+            del self.live[table.id]
+        with suppress(Exception):
+            await self._let_go([table.id], deleted=True)
 
     def listed(self) -> list[GameTable]:
         """The lobby's tables here: public ones with a free seat (never a rematch's reserved

@@ -1,0 +1,130 @@
+"""One live rated game per account across the cluster: the seats in the shared database say
+who is at a rated table, whichever process holds it or pairs the seeks (``docs/scaling.md``)."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import signal
+import time
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+import redis
+from clusterkit import Cluster
+from playerkit import Browser
+from serverkit import Client, Server
+
+PAIRING_KEY = "kseri:pairing"
+
+
+def process_id(server: Server) -> str:
+    """The server's id in the cluster (from its log)."""
+    found = re.search(r"this is process (\w+)", server.output())
+    assert found is not None, server.output()
+    return found.group(1)
+
+
+def seek(browser: Browser, server: Server, family: str = "greek", **body: Any) -> httpx.Response:
+    """A seek from the browser's account, sent to ``server``."""
+    return browser.post(f"{server.http}/api/seeks", {"family": family, "clock": 60, **body})
+
+
+def status(browser: Browser, server: Server, seek_id: str, wait: float = 0) -> dict[str, Any]:
+    answer = browser.http.get(f"{server.http}/api/seeks/{seek_id}", params={"wait": wait})
+    assert answer.status_code == 200, answer.text
+    found: dict[str, Any] = answer.json()
+    return found
+
+
+def paired(browser: Browser, server: Server, seek_id: str) -> dict[str, Any]:
+    """The seek's seat, once paired (within a generous limit)."""
+    deadline = time.monotonic() + 30
+    while (found := status(browser, server, seek_id, wait=5))["status"] != "paired":
+        assert time.monotonic() < deadline, found
+    return found
+
+
+def pairing_key_gone(cluster: Cluster) -> None:
+    """Wait until no process holds the seeks (its key expired after its holder stopped)."""
+    client = redis.Redis.from_url(cluster.redis_url)
+    deadline = time.monotonic() + 30
+    while client.get(PAIRING_KEY) is not None:
+        assert time.monotonic() < deadline, "the seeks' key never expired"
+        time.sleep(0.1)
+    client.close()
+
+
+def rated_tables_of(cluster: Cluster, username: str) -> list[str]:
+    """The unfinished rated tables where the account holds a seat (the database's view)."""
+    rows = cluster.rows("SELECT t.id FROM tables t JOIN seats s ON s.table_id = t.id "
+                        "JOIN users u ON u.id = s.user_id WHERE u.username = $1 AND t.rated "
+                        "AND NOT t.finished", username)
+    return [row["id"] for row in rows]
+
+
+def test_a_seek_is_refused_on_a_process_that_does_not_hold_the_accounts_rated_table(
+        start_cluster: Callable[..., Cluster]) -> None:
+    """The process pairing the seeks is killed mid-game; its table moves to a second process and
+    the seeks to a third, which refuses the player's new seek, naming the table."""
+    cluster = start_cluster(3)
+    first, second, third = cluster.servers
+    eleni, nikos = Browser(first), Browser(first)
+    eleni.sign_up("Eleni")
+    nikos.sign_up("Nikos")
+    seeks = [seek(browser, first).json()["id"] for browser in (eleni, nikos)]
+    seat = paired(eleni, first, seeks[0])
+    table_id = seat["table"]
+    assert cluster.owner(table_id) is first
+    first.kill()
+
+    async def reconnect() -> None:  # the player comes back through the second process: it takes the table
+        client = await Client.connect(second, table_id, seat["token"])
+        await client.close()
+
+    asyncio.run(reconnect())
+    pairing_key_gone(cluster)
+    answer = seek(eleni, third)
+    assert answer.status_code == 409, answer.text
+    assert answer.json()["error"] | {"message": ""} == {"code": "in-game", "table": table_id, "message": ""}
+    held = redis.Redis.from_url(cluster.redis_url).get(PAIRING_KEY)
+    assert held is not None and held.decode() == process_id(third)  # the third pairs the seeks now
+    assert cluster.owner(table_id) is second  # and the second holds the table
+    assert rated_tables_of(cluster, "Eleni") == [table_id]
+
+
+def test_a_stale_pairing_process_cannot_seat_an_account_twice(start_cluster: Callable[..., Cluster]) -> None:
+    """Eleni's three-player seek waits on a process that hangs; meanwhile another process pairs
+    her in a rated two-player game. Back, the hung process pairs the seeks it kept: Eleni's
+    ends (``in_game`` names her table), nobody is seated at a second rated table, the others
+    wait on and are paired when a third player comes."""
+    cluster = start_cluster(3)
+    first, second, third = cluster.servers
+    browsers = {name: Browser(first) for name in ("Eleni", "Cleo", "Nikos", "Dora", "Fani")}
+    for name, browser in browsers.items():
+        browser.sign_up(name)
+    eleni, cleo = browsers["Eleni"], browsers["Cleo"]
+    old = seek(eleni, first, "three-player").json()["id"]
+    waiting = seek(cleo, first, "three-player").json()["id"]
+    assert first.process is not None
+    first.process.send_signal(signal.SIGSTOP)  # hung: its hold on the seeks runs out
+    pairing_key_gone(cluster)
+    ones = [seek(browsers[name], second).json()["id"] for name in ("Eleni", "Nikos")]
+    table_id = paired(eleni, second, ones[0])["table"]
+    second.stop()  # SIGTERM: it lets the seeks go
+    first.process.send_signal(signal.SIGCONT)
+    dora = seek(browsers["Dora"], first, "three-player")  # the first holds the seeks again
+    assert dora.status_code == 201, dora.text
+    deadline = time.monotonic() + 30
+    while (ended := status(eleni, first, old, wait=1))["status"] == "waiting":
+        assert time.monotonic() < deadline, ended
+    assert ended == {"status": "cancelled", "in_game": table_id}
+    assert rated_tables_of(cluster, "Eleni") == [table_id]
+    assert status(cleo, first, waiting)["status"] == "waiting"
+    fani = seek(browsers["Fani"], third, "three-player").json()["id"]
+    group = [paired(browsers[name], first, seek_id)["table"]
+             for name, seek_id in (("Cleo", waiting), ("Dora", dora.json()["id"]), ("Fani", fani))]
+    assert len(set(group)) == 1 and group[0] != table_id
+    for name in ("Cleo", "Dora", "Fani"):
+        assert rated_tables_of(cluster, name) == group[:1]
