@@ -32,8 +32,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from kseri.rules import PRESETS
 from kseri.server.accounts import COOKIE, AccountError, User, checked_user, errors, signed_in
-from kseri.server.limits import KeyedBuckets, Limits, client_address
+from kseri.server.limits import Limits, client_address
 from kseri.server.ratings import BOT_RATINGS, ratings_of
+from kseri.server.throttles import SharedBuckets, Throttles
 
 log = logging.getLogger("kseri.server")
 
@@ -125,16 +126,20 @@ class Pairing:
     """The seeks waiting, and the task that pairs them."""
 
     def __init__(self, pair: Pair, bot_offer: float, limits: Limits | None = None,
-                 tables: KeyedBuckets | None = None, in_game: InGame | None = None) -> None:
+                 tables: SharedBuckets | None = None, in_game: InGame | None = None,
+                 throttles: Throttles | None = None) -> None:
         self.pair = pair
         self.bot_offer = bot_offer
         limits = limits or Limits()
         self.limits = limits
-        self.tables = tables or KeyedBuckets(limits.tables_per_minute / 60, limits.tables_burst)
+        throttles = throttles or Throttles(None)
+        self.tables = tables or throttles.buckets("tables", limits.tables_per_minute / 60,
+                                                  limits.tables_burst)
         """The addresses' allowance of new tables, shared with ``POST /api/tables``."""
         self.in_game = in_game or _nowhere
-        self._per_account = KeyedBuckets(limits.seeks_per_minute / 60, limits.seeks_per_minute)
-        self._per_address = KeyedBuckets(5 * limits.seeks_per_minute / 60, 5 * limits.seeks_per_minute)
+        rate = limits.seeks_per_minute
+        self._per_account = throttles.buckets("seeks", rate / 60, rate)
+        self._per_address = throttles.buckets("seeks-address", 5 * rate / 60, 5 * rate)
         self.seeks: dict[str, Seek] = {}
         """The seeks waiting, and those paired in the last :data:`KEEP_PAIRED` seconds."""
         self._wake = asyncio.Event()
@@ -162,12 +167,12 @@ class Pairing:
                                "finish it before seeking another game", table=table)
         limits = self.limits
         for buckets, key in ((self._per_account, user.id if user else address), (self._per_address, address)):
-            if not buckets.take(key):
+            if wait := await buckets.take(key):
                 raise AccountError(429, "throttled", f"at most {limits.seeks_per_minute:g} seeks a minute "
-                                   "from one account", buckets.wait(key))
-        if not self.tables.take(address):
+                                   "from one account", wait)
+        if wait := await self.tables.take(address):
             raise AccountError(429, "throttled", f"at most {limits.tables_per_minute:g} new tables a minute "
-                               "from one address (quick games count)", self.tables.wait(address))
+                               "from one address (quick games count)", wait)
 
     async def seek(self, user: User, rating: float, family: str, clock: int, *, rated: bool = True,
                    accepts: str | None = None) -> Seek:

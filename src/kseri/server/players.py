@@ -29,7 +29,6 @@ from kseri.records import match_from_record
 from kseri.rules import PRESETS, Rules
 from kseri.server import accounts, db
 from kseri.server.accounts import COOKIE, DELETED_NAME, AccountError, Accounts, User, errors, username_key
-from kseri.server.limits import KeyedBuckets
 from kseri.server.pairing import Pairing, Playing, Seek
 from kseri.server.protocol import dumps
 from kseri.server.ratings import (
@@ -49,6 +48,7 @@ from kseri.server.ratings import (
 from kseri.server.registry import Change, TableRegistry
 from kseri.server.room import GameTable
 from kseri.server.seats import SeatState
+from kseri.server.throttles import SharedBuckets, Throttles
 
 log = logging.getLogger("kseri.server")
 
@@ -102,15 +102,16 @@ def _analyse(record: dict[str, Any], job: int) -> dict[str, Any]:
 class Players:
     """Accounts, ratings, pairing and analyses over the server's database and live tables."""
 
-    def __init__(self, store: db.Store, tables: TableRegistry,
-                 table_allowance: KeyedBuckets | None = None) -> None:
+    def __init__(self, store: db.Store, tables: TableRegistry, throttles: Throttles | None = None,
+                 table_allowance: SharedBuckets | None = None) -> None:
         self.store = store
         self.tables = tables
         self.live = tables.live
         settings = self.settings = tables.settings
-        self.accounts = Accounts(store, settings.limits.signups_per_hour, settings.limits.failed_signins)
-        self.pairing = Pairing(self._seat_group, settings.bot_offer, settings.limits, table_allowance,
-                               self.rated_table_of)
+        limits = settings.limits
+        self.accounts = Accounts(store, limits.signups_per_hour, limits.failed_signins, throttles)
+        self.pairing = Pairing(self._seat_group, settings.bot_offer, limits, table_allowance,
+                               self.rated_table_of, throttles)
         self._workers: ProcessPoolExecutor | None = None
         self._analysing: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._jobs: dict[str, int] = {}

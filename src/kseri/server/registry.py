@@ -103,6 +103,10 @@ class TableRegistry(ABC):
     def tell_peers(self, change: Change) -> None:
         """Tell every other process of a change to accounts (they hear it in :meth:`listen`)."""
 
+    @abstractmethod
+    def in_play_elsewhere(self) -> int:
+        """The tables in play or waiting on the cluster's other processes (as last told)."""
+
     @property
     @abstractmethod
     def accepting(self) -> bool:
@@ -113,6 +117,7 @@ class TableRegistry(ABC):
     async def start(self, metrics: Metrics, health: Health) -> None:
         """Begin serving: watch the tables' count, and let go of idle tables now and then."""
         metrics.live_tables.set_function(lambda: len(self.live))
+        metrics.tables_in_play.set_function(lambda: self.in_play() + self.in_play_elsewhere())
         limits = self.settings.limits
         every = max(1.0, min(60.0, limits.waiting_expiry / 2, limits.finished_kept))
         self._forgetting = asyncio.create_task(self._forget_idle(every))
@@ -172,8 +177,7 @@ class TableRegistry(ABC):
         """Open and store a new table with these seats."""
         if not self.accepting:
             raise ApiError(503, "restarting", "this server process is restarting; try again", retry_after=1)
-        limit = self.settings.limits.max_live_tables
-        if sum(table.state.status != "finished" for table in self.live.values()) >= limit:
+        if self.in_play() + self.in_play_elsewhere() >= self.settings.limits.max_live_tables:
             raise ApiError(503, "too-many-tables", "the server holds as many tables as it can; try again "
                            "in a few minutes", retry_after=60)
         table_id = secrets.token_urlsafe(9)
@@ -233,6 +237,11 @@ class TableRegistry(ABC):
             del self.live[table.id]
         with suppress(Exception):
             await self._let_go([table.id], deleted=True)
+
+    def in_play(self) -> int:
+        """How many tables this process holds in play or waiting (``max_live_tables`` counts
+        them, with the other processes' in a cluster)."""
+        return sum(table.state.status != "finished" for table in self.live.values())
 
     def listed(self) -> list[GameTable]:
         """The lobby's tables here: public ones with a free seat (never a rematch's reserved
@@ -308,6 +317,9 @@ class LocalRegistry(TableRegistry):
     def tell_peers(self, change: Change) -> None:
         """There are none."""
 
+    def in_play_elsewhere(self) -> int:
+        return 0
+
     @property
     def accepting(self) -> bool:
         return True
@@ -382,6 +394,9 @@ class LeasedRegistry(TableRegistry):
 
     def tell_peers(self, change: Change) -> None:
         self.relay.tell_peers(change)
+
+    def in_play_elsewhere(self) -> int:
+        return self.relay.in_play_elsewhere
 
     @property
     def accepting(self) -> bool:

@@ -40,6 +40,9 @@ log = logging.getLogger("kseri.server")
 
 LOBBY_KEY = "kseri:lobby:"
 """Each process's public tables, refreshed every second (``kseri:lobby:<process>``)."""
+IN_PLAY_KEY = "kseri:in-play:"
+"""How many tables each process holds in play or waiting (``kseri:in-play:<process>``),
+refreshed with the lobby: the ceiling ``max_live_tables`` counts every process's."""
 FORWARDED = b"x-kseri-forwarded"
 """The header on an HTTP request another process forwarded (it is never forwarded again)."""
 HTTP_TIMEOUT = 45.0
@@ -221,6 +224,9 @@ class TableSource(Protocol):
     def listed(self) -> list[GameTable]:
         """The public tables this process holds, for the lobby."""
 
+    def in_play(self) -> int:
+        """How many tables this process holds in play or waiting."""
+
 
 @dataclass(eq=False)
 class Relay:
@@ -238,6 +244,8 @@ class Relay:
     remotes: dict[str, RemoteConnection] = field(default_factory=dict)
     replies: dict[str, asyncio.Future[tuple[dict[str, Any], str]]] = field(default_factory=dict)
     bus: Bus = field(init=False)
+    in_play_elsewhere: int = 0
+    """The other processes' tables in play or waiting, as they last told (every half second)."""
     _tasks: set[asyncio.Task[None]] = field(default_factory=set)
 
     def __post_init__(self) -> None:
@@ -261,7 +269,7 @@ class Relay:
         for task in list(self._tasks):
             task.cancel()
         with suppress(Exception):
-            await self.bus.redis.delete(LOBBY_KEY + self.cluster.me)
+            await self.bus.redis.delete(LOBBY_KEY + self.cluster.me, IN_PLAY_KEY + self.cluster.me)
         with suppress(Exception):
             await self.bus.redis.eval(_DELETE_IF_MINE, 1, PAIRING_KEY, self.cluster.me)
         await asyncio.sleep(0.05)  # let the last messages go out
@@ -541,11 +549,21 @@ class Relay:
                     last = text
                 else:
                     await self.bus.redis.expire(LOBBY_KEY + self.cluster.me, 10)
+                await self._count_in_play()
             except RedisError as error:
                 log.warning("could not publish the lobby: %s", error)
             except Exception:
                 log.exception("could not publish the lobby")
             await asyncio.sleep(0.5)
+
+    async def _count_in_play(self) -> None:
+        """Tell the others how many tables this process holds in play, and learn theirs."""
+        redis, mine = self.bus.redis, IN_PLAY_KEY + self.cluster.me
+        await redis.set(mine, self.tables.in_play(), ex=10)
+        keys = [key async for key in redis.scan_iter(match=IN_PLAY_KEY + "*", count=1000)
+                if (key.decode() if isinstance(key, bytes) else key) != mine]
+        counts = await redis.mget(keys) if keys else []
+        self.in_play_elsewhere = sum(int(count) for count in counts if count is not None)
 
     async def lobby(self) -> list[dict[str, Any]]:
         """Every process's public tables, in the lobby's order."""
