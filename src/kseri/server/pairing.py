@@ -25,7 +25,7 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Annotated, Any, Protocol
 
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
@@ -58,6 +58,14 @@ SEEK_KEY = "X-Seek-Key"
 InGame = Callable[[str], Awaitable["str | None"]]
 """The rated table an account is playing (or is seated at, not yet begun), if any, on any
 process of a cluster."""
+
+
+class Keeper(Protocol):
+    """Where a cluster's seeks are kept for the process that holds them next
+    (:class:`~kseri.server.relay.Relay`): they survive the death of their holder."""
+
+    async def keep(self, seeks: list[dict[str, Any]]) -> None:
+        """Store the seeks (:meth:`Seek.stored`), while this process holds them."""
 
 
 class Playing(Exception):
@@ -94,6 +102,24 @@ class Seek:
     def reach(self, now: float) -> float:
         """How far from its rating this seek accepts a partner now."""
         return RANGE_START + RANGE_GROWTH * (now - self.since)
+
+    def stored(self, now: float) -> dict[str, Any]:
+        """The seek as its next holder restores it (:meth:`restored`); times as ages."""
+        return {"id": self.id, "user": self.user, "username": self.username, "family": self.family,
+                "clock": self.clock, "rating": self.rating, "rated": self.rated, "accepts": self.accepts,
+                "waited": now - self.since, "seat": self.seat,
+                "paired": now - self.paired_at if self.seat else None, "at": time.time()}
+
+    @classmethod
+    def restored(cls, stored: dict[str, Any]) -> Seek:
+        """A seek another process stored (ages counted from when it was stored)."""
+        now, late = time.monotonic(), max(0.0, time.time() - stored["at"])
+        seek = cls(stored["id"], stored["user"], stored["username"], stored["family"], stored["clock"],
+                   stored["rating"], stored["rated"], stored["accepts"], now - stored["waited"] - late,
+                   stored["seat"])
+        if seek.seat is not None:
+            seek.paired_at = now - stored["paired"] - late
+        return seek
 
     def public(self, now: float) -> dict[str, Any]:
         """The seek as the lobby shows it."""
@@ -144,6 +170,9 @@ class Pairing:
         """The seeks waiting, and those paired in the last :data:`KEEP_PAIRED` seconds."""
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self.keeper: Keeper | None = None
+        """Where the seeks are kept for the next holder (a cluster's), if anywhere."""
+        self._kept: object = None
 
     def start(self) -> None:
         """Begin pairing."""
@@ -230,6 +259,27 @@ class Pairing:
                 await self.pair_up()
             except Exception:  # the seeks wait on; the next round tries again
                 log.exception("pairing failed")
+            await self._keep()
+
+    async def _keep(self) -> None:
+        """Store the seeks for the next holder when they changed (a new one, one paired or gone)."""
+        shown = sorted((seek.id, seek.seat is not None) for seek in self.seeks.values())
+        if self.keeper is None or shown == self._kept:
+            return
+        now = time.monotonic()
+        try:
+            await self.keeper.keep([seek.stored(now) for seek in self.seeks.values()])
+        except Exception:
+            log.exception("could not keep the seeks")
+            return
+        self._kept = shown
+
+    def restore(self, stored: list[dict[str, Any]]) -> None:
+        """Take over the seeks another process held (this one holds them now)."""
+        self.seeks = {seek.id: seek for seek in map(Seek.restored, stored)}
+        self._kept = None
+        self._wake.set()
+        log.warning("holding the seeks now: %d restored", len(self.seeks))
 
     async def pair_up(self) -> None:
         """Seat every group that can be made now: each acceptance with the seek it accepts
@@ -372,4 +422,4 @@ async def cancel_seek(seek_id: str, request: Request) -> dict[str, Any]:
     return _pairing(request).status(seek)
 
 
-__all__ = ["CLOCKS", "Pairing", "Playing", "Seek", "groups", "router"]
+__all__ = ["CLOCKS", "Keeper", "Pairing", "Playing", "Seek", "groups", "router"]

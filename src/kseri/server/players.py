@@ -112,6 +112,7 @@ class Players:
         self.accounts = Accounts(store, limits.signups_per_hour, limits.failed_signins, throttles)
         self.pairing = Pairing(self._seat_group, settings.bot_offer, limits, table_allowance,
                                self.rated_table_of, throttles)
+        self.pairing.keeper = tables.seek_keeper(self.pairing.restore)
         self._workers: ProcessPoolExecutor | None = None
         self._analysing: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._jobs: dict[str, int] = {}

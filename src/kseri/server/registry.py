@@ -32,6 +32,7 @@ from kseri.server.cluster import RECONNECT, RESTART, TRY_AGAIN_LATER, Cluster, E
 from kseri.server.errors import ApiError
 from kseri.server.limits import ASGIApp, Receive, Scope, Send
 from kseri.server.metrics import Health, Metrics, cluster_check
+from kseri.server.pairing import Keeper
 from kseri.server.protocol import ProtocolError
 from kseri.server.relay import CUT_OFF, Relay
 from kseri.server.room import UNFENCED, Fence, Finished, GameTable
@@ -102,6 +103,11 @@ class TableRegistry(ABC):
     @abstractmethod
     def tell_peers(self, change: Change) -> None:
         """Tell every other process of a change to accounts (they hear it in :meth:`listen`)."""
+
+    @abstractmethod
+    def seek_keeper(self, restore: Callable[[list[dict[str, Any]]], None]) -> Keeper | None:
+        """Where the seeks are kept for the next process to hold them (``None``: nowhere, a
+        single process); ``restore`` is given them when this process takes them over."""
 
     @abstractmethod
     def in_play_elsewhere(self) -> int:
@@ -320,6 +326,9 @@ class LocalRegistry(TableRegistry):
     def in_play_elsewhere(self) -> int:
         return 0
 
+    def seek_keeper(self, restore: Callable[[list[dict[str, Any]]], None]) -> Keeper | None:
+        return None
+
     @property
     def accepting(self) -> bool:
         return True
@@ -397,6 +406,10 @@ class LeasedRegistry(TableRegistry):
 
     def in_play_elsewhere(self) -> int:
         return self.relay.in_play_elsewhere
+
+    def seek_keeper(self, restore: Callable[[list[dict[str, Any]]], None]) -> Keeper | None:
+        self.relay.seeks_taken = restore
+        return self.relay
 
     @property
     def accepting(self) -> bool:

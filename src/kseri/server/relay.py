@@ -51,7 +51,14 @@ TABLE_PATH = re.compile(r"^/api/tables/([^/]+)(/.*)?$")
 SEEKS_PATH = "/api/seeks"
 PAIRING_KEY = "kseri:pairing"
 """The process that holds the seeks and pairs them (one at a time, under an expiring key)."""
-_RENEW_IF_MINE = ("if redis.call('get', KEYS[1]) == ARGV[1] then "
+SEEKS_KEY = "kseri:seeks"
+"""The seeks as their holder last stored them (a JSON list): the next holder restores them."""
+SEEKS_KEPT = 60
+"""Seconds the stored seeks outlive their holder (renewed with its key): a cluster stopped for
+longer forgets them, their players long gone."""
+_KEEP_IF_MINE = ("if redis.call('get', KEYS[1]) == ARGV[1] then "
+                 "return redis.call('set', KEYS[2], ARGV[2], 'EX', ARGV[3]) else return 0 end")
+_RENEW_IF_MINE = ("if redis.call('get', KEYS[1]) == ARGV[1] then redis.call('expire', KEYS[2], ARGV[3]) "
                   "return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end")
 _DELETE_IF_MINE = ("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) "
                    "else return 0 end")
@@ -244,6 +251,8 @@ class Relay:
     remotes: dict[str, RemoteConnection] = field(default_factory=dict)
     replies: dict[str, asyncio.Future[tuple[dict[str, Any], str]]] = field(default_factory=dict)
     bus: Bus = field(init=False)
+    seeks_taken: Callable[[list[dict[str, Any]]], None] | None = None
+    """Given the stored seeks when this process takes them over (``Pairing.restore``)."""
     in_play_elsewhere: int = 0
     """The other processes' tables in play or waiting, as they last told (every half second)."""
     _tasks: set[asyncio.Task[None]] = field(default_factory=set)
@@ -522,16 +531,25 @@ class Relay:
         redis, me = self.bus.redis, self.cluster.me
         leader = await redis.get(PAIRING_KEY)
         if leader is None and not self.cluster.draining:
-            await redis.set(PAIRING_KEY, me, nx=True, px=int(self.cluster.leases.seconds * 1000))
+            if await redis.set(PAIRING_KEY, me, nx=True, px=int(self.cluster.leases.seconds * 1000)):
+                stored = await redis.get(SEEKS_KEY)
+                if self.seeks_taken is not None:
+                    self.seeks_taken(json.loads(stored) if stored else [])
             leader = await redis.get(PAIRING_KEY)
         name = leader.decode() if isinstance(leader, bytes) else leader or ""
         return None if name == me else name
 
+    async def keep(self, seeks: list[dict[str, Any]]) -> None:
+        """Store the seeks for the next holder (:data:`SEEKS_KEY`), unless another process holds
+        them now (this one hung past its key)."""
+        await self.bus.redis.eval(_KEEP_IF_MINE, 2, PAIRING_KEY, SEEKS_KEY, self.cluster.me,
+                                  json.dumps(seeks, separators=(",", ":")), SEEKS_KEPT)
+
     async def _renew_pairing(self) -> None:
         if not self.cluster.draining:
             try:
-                await self.bus.redis.eval(_RENEW_IF_MINE, 1, PAIRING_KEY, self.cluster.me,
-                                          int(self.cluster.leases.seconds * 1000))
+                await self.bus.redis.eval(_RENEW_IF_MINE, 2, PAIRING_KEY, SEEKS_KEY, self.cluster.me,
+                                          int(self.cluster.leases.seconds * 1000), SEEKS_KEPT)
             except RedisError as error:
                 log.warning("could not renew the seeks' key: %s", error)
 

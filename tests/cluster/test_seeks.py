@@ -1,5 +1,6 @@
-"""One live rated game per account across the cluster: the seats in the shared database say
-who is at a rated table, whichever process holds it or pairs the seeks (``docs/scaling.md``)."""
+"""The seeks in a cluster (``docs/scaling.md``): one live rated game per account, whichever
+process holds the table or pairs the seeks (the seats in the shared database say who is at a
+rated table); the seeks kept in Redis survive the death of the process holding them."""
 
 from __future__ import annotations
 
@@ -128,3 +129,30 @@ def test_a_stale_pairing_process_cannot_seat_an_account_twice(start_cluster: Cal
     assert len(set(group)) == 1 and group[0] != table_id
     for name in ("Cleo", "Dora", "Fani"):
         assert rated_tables_of(cluster, name) == group[:1]
+
+
+def test_a_seek_survives_kill_9_of_the_process_holding_it(start_cluster: Callable[..., Cluster]) -> None:
+    """The process holding the seeks is killed: the next one to hold them restores them from
+    Redis, the seeker's status is still ``waiting`` there, and a newcomer is paired with it."""
+    cluster = start_cluster(3)
+    first, second, third = cluster.servers
+    eleni, nikos = Browser(first), Browser(first)
+    eleni.sign_up("Eleni")
+    nikos.sign_up("Nikos")
+    waiting = seek(eleni, first).json()["id"]
+    client = redis.Redis.from_url(cluster.redis_url)
+    deadline = time.monotonic() + 30  # stored within a pairing round
+    while waiting not in (client.get("kseri:seeks") or b"").decode():
+        assert time.monotonic() < deadline, "the seek was never stored"
+        time.sleep(0.1)
+    client.close()
+    first.kill()
+    pairing_key_gone(cluster)
+    assert status(eleni, second, waiting)["status"] == "waiting"  # the second holds the seeks now
+    shown = httpx.get(f"{third.http}/api/seeks", timeout=20).json()["seeks"]
+    assert [s["username"] for s in shown] == ["Eleni"]
+    other = seek(nikos, third).json()["id"]
+    tables = {paired(browser, third, seek_id)["table"]
+              for browser, seek_id in ((eleni, waiting), (nikos, other))}
+    assert len(tables) == 1
+    assert cluster.owner(tables.pop()) is second
