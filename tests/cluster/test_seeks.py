@@ -13,9 +13,14 @@ from typing import Any
 
 import httpx
 import redis
-from clusterkit import Cluster
+from clusterkit import Cluster, sql
 from playerkit import Browser
 from serverkit import Client, Server
+from sqlalchemy import insert
+
+from kseri.server import db
+from kseri.server.accounts import users
+from kseri.server.players import bind_rated
 
 PAIRING_KEY = "kseri:pairing"
 
@@ -95,40 +100,39 @@ def test_a_seek_is_refused_on_a_process_that_does_not_hold_the_accounts_rated_ta
     assert rated_tables_of(cluster, "Eleni") == [table_id]
 
 
-def test_a_stale_pairing_process_cannot_seat_an_account_twice(start_cluster: Callable[..., Cluster]) -> None:
-    """Eleni's three-player seek waits on a process that hangs; meanwhile another process pairs
-    her in a rated two-player game. Back, the hung process pairs the seeks it kept: Eleni's
-    ends (``in_game`` names her table), nobody is seated at a second rated table, the others
-    wait on and are paired when a third player comes."""
+def test_the_seeks_of_a_hung_process_are_paired_once_by_the_next(
+        start_cluster: Callable[..., Cluster]) -> None:
+    """Eleni's and Cleo's three-player seeks wait on a process that hangs: the next process to
+    hold the seeks restores them and pairs them with Dora's. Back, the hung process pairs
+    nothing it kept; when it holds the seeks again it has the paired ones, and nobody is
+    seated at two rated tables."""
     cluster = start_cluster(3)
     first, second, third = cluster.servers
-    browsers = {name: Browser(first) for name in ("Eleni", "Cleo", "Nikos", "Dora", "Fani")}
+    browsers = {name: Browser(first) for name in ("Eleni", "Cleo", "Dora", "Fani")}
     for name, browser in browsers.items():
         browser.sign_up(name)
-    eleni, cleo = browsers["Eleni"], browsers["Cleo"]
-    old = seek(eleni, first, "three-player").json()["id"]
-    waiting = seek(cleo, first, "three-player").json()["id"]
+    ids = {name: seek(browsers[name], first, "three-player").json()["id"] for name in ("Eleni", "Cleo")}
+    client = redis.Redis.from_url(cluster.redis_url)
+    deadline = time.monotonic() + 30  # stored within a pairing round
+    while not all(seek_id in (client.get("kseri:seeks") or b"").decode() for seek_id in ids.values()):
+        assert time.monotonic() < deadline, "the seeks were never stored"
+        time.sleep(0.1)
     assert first.process is not None
     first.process.send_signal(signal.SIGSTOP)  # hung: its hold on the seeks runs out
     pairing_key_gone(cluster)
-    ones = [seek(browsers[name], second).json()["id"] for name in ("Eleni", "Nikos")]
-    table_id = paired(eleni, second, ones[0])["table"]
-    second.stop()  # SIGTERM: it lets the seeks go
+    ids["Dora"] = seek(browsers["Dora"], second, "three-player").json()["id"]
+    tables = {paired(browsers[name], second, seek_id)["table"] for name, seek_id in ids.items()}
+    assert len(tables) == 1
+    table_id = tables.pop()
     first.process.send_signal(signal.SIGCONT)
-    dora = seek(browsers["Dora"], first, "three-player")  # the first holds the seeks again
-    assert dora.status_code == 201, dora.text
-    deadline = time.monotonic() + 30
-    while (ended := status(eleni, first, old, wait=1))["status"] == "waiting":
-        assert time.monotonic() < deadline, ended
-    assert ended == {"status": "cancelled", "in_game": table_id}
-    assert rated_tables_of(cluster, "Eleni") == [table_id]
-    assert status(cleo, first, waiting)["status"] == "waiting"
-    fani = seek(browsers["Fani"], third, "three-player").json()["id"]
-    group = [paired(browsers[name], first, seek_id)["table"]
-             for name, seek_id in (("Cleo", waiting), ("Dora", dora.json()["id"]), ("Fani", fani))]
-    assert len(set(group)) == 1 and group[0] != table_id
-    for name in ("Cleo", "Dora", "Fani"):
-        assert rated_tables_of(cluster, name) == group[:1]
+    second.stop()  # SIGTERM: it lets the seeks go
+    fani = seek(browsers["Fani"], first, "three-player")  # the first holds them again
+    assert fani.status_code == 201, fani.text
+    assert status(browsers["Eleni"], third, ids["Eleni"])["table"] == table_id
+    assert status(browsers["Fani"], third, fani.json()["id"])["status"] == "waiting"
+    for name in ("Eleni", "Cleo", "Dora"):
+        assert rated_tables_of(cluster, name) == [table_id]
+    client.close()
 
 
 def test_a_seek_survives_kill_9_of_the_process_holding_it(start_cluster: Callable[..., Cluster]) -> None:
@@ -156,3 +160,42 @@ def test_a_seek_survives_kill_9_of_the_process_holding_it(start_cluster: Callabl
               for browser, seek_id in ((eleni, waiting), (nikos, other))}
     assert len(tables) == 1
     assert cluster.owner(tables.pop()) is second
+
+
+def test_two_processes_never_both_seat_one_account_at_a_rated_table(
+        services: tuple[str, str]) -> None:
+    """Two stores on one PostgreSQL database (two processes' connections) each bind a new
+    rated table's seats to Eleni at the same moment, twenty times over: each time exactly one
+    binds, and the other is told Eleni's table and binds nothing."""
+    async def race() -> None:
+        stores = [await db.Store.open(services[0], shared=True) for _ in range(2)]
+        try:
+            async with stores[0].engine.begin() as connection:
+                await connection.execute(insert(users).values(
+                    [{"id": name, "username": name, "username_key": name.lower(), "password_hash": "-",
+                      "created": 0.0} for name in ("eleni", "nikos", "cleo")]))
+            for attempt in range(20):
+                tables = [f"t{attempt}a", f"t{attempt}b"]
+                async with stores[0].engine.begin() as connection:
+                    for table_id in tables:
+                        await connection.execute(insert(db.tables).values(
+                            id=table_id, created=0.0, rules="{}", casual=False, public=False, clock=60,
+                            first_dealer=0, finished=False, rated=True))
+                        await connection.execute(insert(db.seats).values(
+                            [{"table_id": table_id, "seat": seat, "kind": "human"} for seat in (0, 1)]))
+                answers = await asyncio.gather(bind_rated(stores[0], tables[0], ["eleni", "nikos"]),
+                                               bind_rated(stores[1], tables[1], ["cleo", "eleni"]))
+                assert sorted(map(len, answers)) == [0, 1], answers
+                won = tables[answers.index({})]
+                assert answers[1 - answers.index({})] == {"eleni": won}
+                rows = await sql(services[0], "SELECT s.table_id FROM seats s JOIN tables t ON t.id = "
+                                 "s.table_id WHERE s.user_id = 'eleni' AND NOT t.finished")
+                assert [row["table_id"] for row in rows] == [won]
+                async with stores[0].engine.begin() as connection:  # that match over: the next attempt
+                    await connection.execute(db.set_table(won, finished=True))
+        finally:
+            for store in stores:
+                await store.close()
+
+    asyncio.run(race())
+

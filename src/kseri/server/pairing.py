@@ -67,6 +67,9 @@ class Keeper(Protocol):
     async def keep(self, seeks: list[dict[str, Any]]) -> None:
         """Store the seeks (:meth:`Seek.stored`), while this process holds them."""
 
+    async def holding(self) -> bool:
+        """Whether this process holds the seeks now (not once it hung past its hold)."""
+
 
 class Playing(Exception):
     """A rated group was not seated: these accounts (each with its table) are at another
@@ -256,6 +259,9 @@ class Pairing:
             for seek in [s for s in self.seeks.values() if s.seat and now - s.paired_at > KEEP_PAIRED]:
                 del self.seeks[seek.id]
             try:
+                if self.seeks and self.keeper is not None and not await self.keeper.holding():
+                    self.seeks = {}  # another process holds them now (restored from what was kept)
+                    continue
                 await self.pair_up()
             except Exception:  # the seeks wait on; the next round tries again
                 log.exception("pairing failed")

@@ -207,21 +207,9 @@ class Players:
             seek.seat = {"table": table.id, "seat": seat, "token": token}
 
     async def _bind_rated(self, table_id: str, users: list[str]) -> dict[str, str]:
-        """Bind a new rated table's seats (in order) to these accounts, unless one of them holds
-        a seat at another unfinished rated table: then nothing is bound, and the answer names
-        each such account's table. One transaction under a lock per account (PostgreSQL's
-        advisory locks: every process of a cluster; this process's lock besides, for SQLite),
-        so two processes can never each seat one account at a rated table."""
-        async with self._binding, self.store.engine.begin() as connection:
-            if connection.dialect.name == "postgresql":
-                for user in sorted(set(users)):
-                    await connection.execute(text("SELECT pg_advisory_xact_lock(:space, hashtext(:user))"),
-                                             {"space": RATED_LOCKS, "user": user})
-            playing = await _rated_tables(connection, users, besides=table_id)
-            if not playing:
-                for seat, user in enumerate(users):
-                    await connection.execute(db.set_seat(table_id, seat, user_id=user))
-        return playing
+        """:func:`bind_rated`, one at a time in this process (SQLite has no advisory locks)."""
+        async with self._binding:
+            return await bind_rated(self.store, table_id, users)
 
     # -- ratings ---------------------------------------------------------------------------------
 
@@ -478,6 +466,23 @@ class Players:
         return {"status": "done" if stored is not None else "idle"}
 
 
+async def bind_rated(store: db.Store, table_id: str, users: list[str]) -> dict[str, str]:
+    """Bind a new rated table's seats (in order) to these accounts, unless one of them holds a
+    seat at another unfinished rated table: then nothing is bound, and the answer names each
+    such account's table. One transaction that first takes a PostgreSQL advisory lock per
+    account, so two processes of a cluster can never each seat one account at a rated table."""
+    async with store.engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            for user in sorted(set(users)):
+                await connection.execute(text("SELECT pg_advisory_xact_lock(:space, hashtext(:user))"),
+                                         {"space": RATED_LOCKS, "user": user})
+        playing = await _rated_tables(connection, users, besides=table_id)
+        if not playing:
+            for seat, user in enumerate(users):
+                await connection.execute(db.set_seat(table_id, seat, user_id=user))
+    return playing
+
+
 async def _rated_tables(connection: AsyncConnection, users: list[str],
                         besides: str | None = None) -> dict[str, str]:
     """The unfinished rated table (other than ``besides``) each of these accounts holds a seat
@@ -487,7 +492,7 @@ async def _rated_tables(connection: AsyncConnection, users: list[str],
              .where(seats.user_id.in_(users), tables.rated.is_(True), tables.finished.is_(False)))
     if besides is not None:
         query = query.where(db.tables.c.id != besides)
-    return {user: table_id for user, table_id in (await connection.execute(query)).tuples()}
+    return {user: table_id for user, table_id in (await connection.execute(query)).all()}
 
 
 def _result(record: dict[str, Any], side: int) -> Literal["win", "loss", "draw"]:

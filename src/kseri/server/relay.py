@@ -545,6 +545,15 @@ class Relay:
         await self.bus.redis.eval(_KEEP_IF_MINE, 2, PAIRING_KEY, SEEKS_KEY, self.cluster.me,
                                   json.dumps(seeks, separators=(",", ":")), SEEKS_KEPT)
 
+    async def holding(self) -> bool:
+        """Whether this process holds the seeks' key now (while Redis cannot be reached, nobody
+        else can take it: yes)."""
+        try:
+            held = await self.bus.redis.get(PAIRING_KEY)
+        except RedisError:
+            return True
+        return held is not None and (held.decode() if isinstance(held, bytes) else held) == self.cluster.me
+
     async def _renew_pairing(self) -> None:
         if not self.cluster.draining:
             try:
