@@ -13,6 +13,12 @@ gets a rated table (no hints, the clock, seats in random order, each bound to it
 casual group a casual table (hints allowed, not rated, seats not bound), and each seek learns
 its seat and token. After the server's ``bot_offer`` seconds a seek's status
 says so and names the bot level nearest the player's rating. Seeks show in the lobby.
+
+In a cluster, one process holds the seeks and keeps them in Redis (:class:`Keeper`) for the
+next process to hold them, should it die (``docs/server.md``, Cluster). A rated seek is refused
+(409 ``in-game``) while the account is at an unfinished rated table on any process; a rated
+group one of whose accounts was seated meanwhile is not seated, and that seek ends naming the
+table (:class:`Playing`).
 """
 
 from __future__ import annotations
@@ -175,7 +181,8 @@ class Pairing:
         self._task: asyncio.Task[None] | None = None
         self.keeper: Keeper | None = None
         """Where the seeks are kept for the next holder (a cluster's), if anywhere."""
-        self._kept: object = None
+        self._kept: list[tuple[str, bool]] | None = None
+        """The seeks as last kept (ids, paired or not)."""
 
     def start(self) -> None:
         """Begin pairing."""
