@@ -55,6 +55,9 @@ LAX = ("tables_per_minute=100000,tables_burst=100000,connections_per_address=100
        "max_backlog=100000,send_queue=100001")
 """Limits for tests that open many tables and connections from one address (loopback) and
 replay whole matches to spectators."""
+START_TIMEOUT = 120.0
+"""Seconds a server may take to answer after it is started (a loaded CI machine starting a
+cluster's processes at once takes well over 30)."""
 
 
 @dataclass
@@ -88,7 +91,7 @@ class Server:
         with self.log.open("wb") as log:
             self.process = subprocess.Popen(args, env=dict(os.environ), stdout=log, stderr=subprocess.STDOUT,
                                             preexec_fn=self._limit_descriptors if self.descriptors else None)
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + START_TIMEOUT
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"the server exited with {self.process.returncode}:\n{self.output()}")
@@ -97,7 +100,7 @@ class Server:
                     return self
             except httpx.HTTPError:
                 time.sleep(0.1)
-        raise RuntimeError("the server did not start within 30 s")
+        raise RuntimeError(f"the server did not start within {START_TIMEOUT:g} s")
 
     def _limit_descriptors(self) -> None:
         import resource

@@ -18,7 +18,6 @@ import hmac
 import secrets
 import time
 import unicodedata
-from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Annotated, Any
@@ -31,6 +30,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import Column, Float, ForeignKey, String, Table, delete, insert, select, update
 
 from kseri.server import db
+from kseri.server.throttles import THROTTLE_KEYS as THROTTLE_KEYS
+from kseri.server.throttles import Throttle as Throttle
+from kseri.server.throttles import Throttles
 
 COOKIE = "kseri_session"
 """The session cookie's name."""
@@ -45,8 +47,6 @@ DELETED_NAME = "deleted player"
 """What a deleted account's seats show."""
 MAX_CLAIMS = 200
 """Seats one request may claim."""
-THROTTLE_KEYS = 10_000
-"""Keys a throttle holds before it drops the expired ones (so a flood of names cannot fill memory)."""
 
 users = Table(
     "users", db.metadata,
@@ -141,39 +141,6 @@ def token_digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-class Throttle:
-    """At most ``limit`` events per key within ``window`` seconds (a sliding window, in memory)."""
-
-    def __init__(self, limit: int, window: float) -> None:
-        self.limit, self.window = limit, window
-        self._events: dict[str, deque[float]] = {}
-
-    def wait(self, key: str) -> float:
-        """Seconds until ``key`` may try again (0: now)."""
-        events = self._events.get(key)
-        if not events:
-            return 0.0
-        now = time.monotonic()
-        while events and events[0] <= now - self.window:
-            events.popleft()
-        if not events:
-            del self._events[key]
-            return 0.0
-        return events[0] + self.window - now if len(events) >= self.limit else 0.0
-
-    def hit(self, key: str) -> None:
-        """Count one event for ``key`` (past :data:`THROTTLE_KEYS` keys, the expired ones go)."""
-        now = time.monotonic()
-        if len(self._events) >= THROTTLE_KEYS:
-            for old in [k for k, events in self._events.items() if events[-1] <= now - self.window]:
-                del self._events[old]
-        self._events.setdefault(key, deque()).append(now)
-
-    def clear(self, key: str) -> None:
-        """Forget ``key``'s events (a successful sign-in)."""
-        self._events.pop(key, None)
-
-
 @dataclass(frozen=True, slots=True)
 class User:
     """A signed-in account, as a request sees it."""
@@ -187,13 +154,15 @@ class User:
 class Accounts:
     """The accounts, their sessions and throttles, over the server's database."""
 
-    def __init__(self, store: db.Store, signup_limit: int, signin_limit: int) -> None:
+    def __init__(self, store: db.Store, signup_limit: int, signin_limit: int,
+                 throttles: Throttles | None = None) -> None:
         self.store = store
         self.hasher = PasswordHash((Argon2Hasher(),))
         self._dummy = self.hasher.hash(secrets.token_urlsafe(16))
-        self.signups = Throttle(signup_limit, 3600)
-        self.failures_by_account = Throttle(signin_limit, 900)
-        self.failures_by_address = Throttle(5 * signin_limit, 900)
+        throttles = throttles or Throttles(None)
+        self.signups = throttles.window("signups", signup_limit, 3600)
+        self.failures_by_account = throttles.window("signin-failures", signin_limit, 900)
+        self.failures_by_address = throttles.window("signin-failures-address", 5 * signin_limit, 900)
 
     async def _hash(self, password: str) -> str:
         return await asyncio.to_thread(self.hasher.hash, password)
@@ -205,7 +174,7 @@ class Accounts:
         """A new account and its first session's token."""
         name = check_username(username)
         check_password(password, name)
-        wait = self.signups.wait(address)
+        wait = await self.signups.wait(address)
         if wait:
             raise AccountError(429, "throttled", "too many new accounts from this address; try later", wait,
                                reason="signups")
@@ -225,13 +194,13 @@ class Accounts:
                 raise AccountError(409, "username-taken", f"the username {name!r} is taken",
                                    username=name) from None
             raise
-        self.signups.hit(address)
+        await self.signups.hit(address)
         return await self._open_session(user_id, name)
 
     async def sign_in(self, username: str, password: str, address: str) -> tuple[User, str]:
         """A new session for the account, or one answer for an unknown user or a wrong password."""
         key = username_key(username)
-        wait = max(self.failures_by_account.wait(key), self.failures_by_address.wait(address))
+        wait = max(await self.failures_by_account.wait(key), await self.failures_by_address.wait(address))
         if wait:
             raise AccountError(429, "throttled", "too many failed sign-ins; try again later", wait,
                                reason="signins")
@@ -241,10 +210,10 @@ class Accounts:
             )).first()
         good = await self._verify(password, row[2] if row else self._dummy)
         if row is None or not good:
-            self.failures_by_account.hit(key)
-            self.failures_by_address.hit(address)
+            await self.failures_by_account.hit(key)
+            await self.failures_by_address.hit(address)
             raise AccountError(401, "bad-credentials", "wrong username or password")
-        self.failures_by_account.clear(key)
+        await self.failures_by_account.clear(key)
         return await self._open_session(row[0], row[1])
 
     async def _open_session(self, user_id: str, username: str) -> tuple[User, str]:

@@ -22,6 +22,7 @@ from kseri.server.players import Players
 from kseri.server.registry import PassOn, open_registry, open_store
 from kseri.server.room import GameTable
 from kseri.server.settings import ServerSettings
+from kseri.server.throttles import Throttles
 
 
 @asynccontextmanager
@@ -42,7 +43,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     tables.may_talk = may_talk
     store.on_commit = state.metrics.observe_commit
     state.health.checks.append(database_check(store))
-    state.players = Players(store, tables, state.allowances.tables)
+    state.players = Players(store, tables, state.allowances.throttles, state.allowances.tables)
     state.tables = tables
     state.daily = Daily(store, tables.search)
     state.challenges = Challenges(store)
@@ -54,6 +55,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await state.players.stop()
         await tables.stop()
         await store.close()
+        await state.allowances.throttles.close()
 
 
 def create_app(settings: ServerSettings) -> FastAPI:
@@ -63,7 +65,7 @@ def create_app(settings: ServerSettings) -> FastAPI:
                   "Play happens on the WebSocket /ws/tables/{id} (docs/protocol.md).")
     app.state.settings = settings
     app.state.metrics, app.state.health = Metrics(), Health()  # server/metrics.py
-    app.state.allowances = Allowances(settings)
+    app.state.allowances = Allowances(settings, Throttles(settings.redis_url))
     for router in ROUTERS:
         app.include_router(router)
     mount_assets(app)

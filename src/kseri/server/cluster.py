@@ -87,8 +87,9 @@ class Lease:
     table_id: str
     fence: int
     turn_seq: int = -1
-    turn_started: float | None = None
-    """UNIX time the turn (or the wait between rounds) began, as stored."""
+    turn_since: float | None = None
+    """When (``time.monotonic()``) the turn (or the wait between rounds) began, from its start as
+    stored on the database's clock (``None``: unknown; it begins when the table starts here)."""
 
 
 class Leases:
@@ -118,7 +119,8 @@ class Leases:
                 return None
             row = (await connection.execute(
                 select(leases.c.owner, leases.c.fence, (leases.c.expires_at < NOW).label("expired"),
-                       leases.c.turn_started).where(leases.c.table_id == table_id).with_for_update())).first()
+                       (NOW - leases.c.turn_started).label("turn_age"))
+                .where(leases.c.table_id == table_id).with_for_update())).first()
             if row is None:
                 added = await connection.execute(
                     insert(leases).values(table_id=table_id, owner=self.me, fence=1,
@@ -139,7 +141,8 @@ class Leases:
                 elif row.owner != self.me:
                     self.takeovers += 1
                     log.warning("took table %s over from process %s (fence %d)", table_id, row.owner, fence)
-                lease = Lease(table_id, fence, turn_started=row.turn_started)
+                age = None if row.turn_age is None else max(0.0, float(row.turn_age))
+                lease = Lease(table_id, fence, turn_since=None if age is None else time.monotonic() - age)
         self.owned[table_id] = lease
         return lease
 
@@ -227,7 +230,10 @@ class Leases:
 class Fenced:
     """A table's commits fenced by this process's lease on it (the table's
     :class:`~kseri.server.room.Fence`): a commit after another process took the table over is
-    refused, and the table is ``lost``. The turn's start is stored with the lease."""
+    refused, and the table is ``lost``. The turn's start is stored with the lease on the
+    database's clock (the database's now less the turn's age by this process's monotonic
+    clock), so a process that takes the table over counts the turn by the same clock, whatever
+    its machine's clock says."""
 
     def __init__(self, leases: Leases, lease: Lease, lost: Callable[[GameTable], None]) -> None:
         self.leases, self.lease, self._lost = leases, lease, lost
@@ -236,10 +242,10 @@ class Fenced:
         """When the table's turn began by the lease (``None``: it begins now)."""
         lease = self.lease
         lease.turn_seq = table.state.turn_seq
-        if lease.turn_started is None:
-            lease.turn_started = time.time()
+        if lease.turn_since is None:
+            lease.turn_since = time.monotonic()
             return None
-        return time.monotonic() - max(0.0, time.time() - lease.turn_started)  # as long ago as stored
+        return lease.turn_since  # as long ago as stored
 
     def seal(self, table: GameTable, batch: db.Batch) -> None:
         """Check the lease's fencing number in the batch's transaction (and store the turn's start)."""
@@ -247,10 +253,11 @@ class Fenced:
         held = book.owned.get(table.id)
         number = held.fence if held is lease else -1
         if table.state.turn_seq != lease.turn_seq:
-            lease.turn_seq, lease.turn_started = table.state.turn_seq, time.time()
+            lease.turn_seq, lease.turn_since = table.state.turn_seq, time.monotonic()
+        age = 0.0 if lease.turn_since is None else time.monotonic() - lease.turn_since
         batch.checks.append((table.id, update(leases).where(
             leases.c.table_id == table.id, leases.c.owner == book.me, leases.c.fence == number,
-        ).values(turn_started=lease.turn_started)))
+        ).values(turn_started=NOW - age)))
 
     def lost(self, table: GameTable) -> None:
         """Another process took the table: let it go."""

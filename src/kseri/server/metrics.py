@@ -45,6 +45,9 @@ class Metrics:
         self.live_tables = Gauge("kseri_live_tables", "Tables held in this process's memory: in play, "
                                  "waiting for players, or finished and still watched.",
                                  registry=self.registry)
+        self.tables_in_play = Gauge("kseri_tables_in_play", "Tables in play or waiting for players on "
+                                    "every process (this one's, and a cluster's others' as they last "
+                                    "told): what max_live_tables caps.", registry=self.registry)
         self.connections = Gauge("kseri_connections", "Open WebSocket connections to this process.",
                                  registry=self.registry)
         self.plays = Counter("kseri_plays", "Plays stored (people's, bots' and stand-ins'); its rate is "

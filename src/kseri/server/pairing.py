@@ -15,6 +15,12 @@ gets a rated table (no hints, the clock, seats in random order, each bound to it
 casual group a casual table (hints allowed, not rated, seats not bound), and each seek learns
 its seat and token. After the server's ``bot_offer`` seconds a seek's status
 says so and names the bot level nearest the player's rating. Seeks show in the lobby.
+
+In a cluster, one process holds the seeks and keeps them in Redis (:class:`Keeper`) for the
+next process to hold them, should it die (``docs/server.md``, Cluster). A rated seek is refused
+(409 ``in-game``) while the account is at an unfinished rated table on any process; a rated
+group one of whose accounts was seated meanwhile is not seated, and that seek ends naming the
+table (:class:`Playing`).
 """
 
 from __future__ import annotations
@@ -27,16 +33,17 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Annotated, Any, Protocol
 
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from kseri.rules import PRESETS
 from kseri.server.accounts import COOKIE, AccountError, User, checked_user, errors, signed_in
-from kseri.server.limits import KeyedBuckets, Limits, client_address
+from kseri.server.limits import Limits, client_address
 from kseri.server.moderation import check_may_play
 from kseri.server.ratings import BOT_RATINGS, ratings_of
+from kseri.server.throttles import SharedBuckets, Throttles
 
 log = logging.getLogger("kseri.server")
 
@@ -57,14 +64,35 @@ Pair = Callable[[str, int, bool, list["Seek"]], Awaitable[None]]
 """Seats a group of seeks at a new table (family, clock, rated, seeks in seat order)."""
 SEEK_KEY = "X-Seek-Key"
 """The header a guest's seek is held by."""
-InGame = Callable[[str], "str | None"]
-"""The rated table an account is playing (or is seated at, not yet begun), if any."""
+InGame = Callable[[str], Awaitable["str | None"]]
+"""The rated table an account is playing (or is seated at, not yet begun), if any, on any
+process of a cluster."""
 Apart = Callable[[list[str]], Awaitable[set[frozenset[str]]]]
 """The pairs among these accounts that may not be paired (one blocks the other)."""
 
 
 async def _nobody_apart(_users: list[str]) -> set[frozenset[str]]:
     return set()
+
+
+class Keeper(Protocol):
+    """Where a cluster's seeks are kept for the process that holds them next
+    (:class:`~kseri.server.relay.Relay`): they survive the death of their holder."""
+
+    async def keep(self, seeks: list[dict[str, Any]]) -> None:
+        """Store the seeks (:meth:`Seek.stored`), while this process holds them."""
+
+    async def holding(self) -> bool:
+        """Whether this process holds the seeks now (not once it hung past its hold)."""
+
+
+class Playing(Exception):
+    """A rated group was not seated: these accounts (each with its table) are at another
+    unfinished rated table already."""
+
+    def __init__(self, tables: dict[str, str]) -> None:
+        super().__init__(f"already at a rated table: {', '.join(sorted(tables))}")
+        self.tables = tables
 
 
 @dataclass(eq=False)
@@ -85,11 +113,31 @@ class Seek:
     seat: dict[str, Any] | None = None
     """Once paired: ``{"table", "seat", "token"}``."""
     paired_at: float = 0.0
+    in_game: str | None = None
+    """Cancelled because the account is at this rated table (another process seated it)."""
     news: asyncio.Event = field(default_factory=asyncio.Event)
 
     def reach(self, now: float) -> float:
         """How far from its rating this seek accepts a partner now."""
         return RANGE_START + RANGE_GROWTH * (now - self.since)
+
+    def stored(self, now: float) -> dict[str, Any]:
+        """The seek as its next holder restores it (:meth:`restored`); times as ages."""
+        return {"id": self.id, "user": self.user, "username": self.username, "family": self.family,
+                "clock": self.clock, "rating": self.rating, "rated": self.rated, "accepts": self.accepts,
+                "waited": now - self.since, "seat": self.seat,
+                "paired": now - self.paired_at if self.seat else None, "at": time.time()}
+
+    @classmethod
+    def restored(cls, stored: dict[str, Any]) -> Seek:
+        """A seek another process stored (ages counted from when it was stored)."""
+        now, late = time.monotonic(), max(0.0, time.time() - stored["at"])
+        seek = cls(stored["id"], stored["user"], stored["username"], stored["family"], stored["clock"],
+                   stored["rating"], stored["rated"], stored["accepts"], now - stored["waited"] - late,
+                   stored["seat"])
+        if seek.seat is not None:
+            seek.paired_at = now - stored["paired"] - late
+        return seek
 
     def public(self, now: float) -> dict[str, Any]:
         """The seek as the lobby shows it."""
@@ -138,23 +186,30 @@ class Pairing:
     """The seeks waiting, and the task that pairs them."""
 
     def __init__(self, pair: Pair, bot_offer: float, limits: Limits | None = None,
-                 tables: KeyedBuckets | None = None, in_game: InGame = lambda user: None,
-                 apart: Apart = _nobody_apart) -> None:
+                 tables: SharedBuckets | None = None, in_game: InGame | None = None,
+                 throttles: Throttles | None = None, apart: Apart = _nobody_apart) -> None:
         self.pair = pair
         self.apart = apart
         """Which waiting accounts may not be paired (``moderation.blocked_pairs``)."""
         self.bot_offer = bot_offer
         limits = limits or Limits()
         self.limits = limits
-        self.tables = tables or KeyedBuckets(limits.tables_per_minute / 60, limits.tables_burst)
+        throttles = throttles or Throttles(None)
+        self.tables = tables or throttles.buckets("tables", limits.tables_per_minute / 60,
+                                                  limits.tables_burst)
         """The addresses' allowance of new tables, shared with ``POST /api/tables``."""
-        self.in_game = in_game
-        self._per_account = KeyedBuckets(limits.seeks_per_minute / 60, limits.seeks_per_minute)
-        self._per_address = KeyedBuckets(5 * limits.seeks_per_minute / 60, 5 * limits.seeks_per_minute)
+        self.in_game = in_game or _nowhere
+        rate = limits.seeks_per_minute
+        self._per_account = throttles.buckets("seeks", rate / 60, rate)
+        self._per_address = throttles.buckets("seeks-address", 5 * rate / 60, 5 * rate)
         self.seeks: dict[str, Seek] = {}
         """The seeks waiting, and those paired in the last :data:`KEEP_PAIRED` seconds."""
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self.keeper: Keeper | None = None
+        """Where the seeks are kept for the next holder (a cluster's), if anywhere."""
+        self._kept: list[tuple[str, bool]] | None = None
+        """The seeks as last kept (ids, paired or not)."""
 
     def start(self) -> None:
         """Begin pairing."""
@@ -167,23 +222,23 @@ class Pairing:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
 
-    def admit(self, user: User | None, address: str, rated: bool = True) -> None:
+    async def admit(self, user: User | None, address: str, rated: bool = True) -> None:
         """Refuse a new seek (:class:`AccountError`) for a rated game from an account in one (409,
         naming the table), or past the seeks allowed an account (a guest: its address) or an
         address, or past the address's allowance of new tables (429): a seek may open a table,
         so it spends one."""
-        table = self.in_game(user.id) if user is not None and rated else None
+        table = await self.in_game(user.id) if user is not None and rated else None
         if table is not None:
             raise AccountError(409, "in-game", f"you are already playing the rated table {table!r}; "
                                "finish it before seeking another game", table=table)
         limits = self.limits
         for buckets, key in ((self._per_account, user.id if user else address), (self._per_address, address)):
-            if not buckets.take(key):
+            if wait := await buckets.take(key):
                 raise AccountError(429, "throttled", f"at most {limits.seeks_per_minute:g} seeks a minute "
-                                   "from one account", buckets.wait(key))
-        if not self.tables.take(address):
+                                   "from one account", wait)
+        if wait := await self.tables.take(address):
             raise AccountError(429, "throttled", f"at most {limits.tables_per_minute:g} new tables a minute "
-                               "from one address (quick games count)", self.tables.wait(address))
+                               "from one address (quick games count)", wait)
 
     async def seek(self, user: User, rating: float, family: str, clock: int, *, rated: bool = True,
                    accepts: str | None = None) -> Seek:
@@ -218,7 +273,7 @@ class Pairing:
         if seek.seat is not None:
             return {"status": "paired", **seek.seat}
         if seek.id not in self.seeks:
-            return {"status": "cancelled"}
+            return {"status": "cancelled", **({"in_game": seek.in_game} if seek.in_game else {})}
         waited = time.monotonic() - seek.since
         levels = BOT_RATINGS.get(seek.family, {})
         level = min(levels, key=lambda name: abs(levels[name] - seek.rating)) if levels else "expert"
@@ -240,9 +295,33 @@ class Pairing:
             for seek in [s for s in self.seeks.values() if s.seat and now - s.paired_at > KEEP_PAIRED]:
                 del self.seeks[seek.id]
             try:
+                if self.seeks and self.keeper is not None and not await self.keeper.holding():
+                    self.seeks = {}  # another process holds them now (restored from what was kept)
+                    continue
                 await self.pair_up()
             except Exception:  # the seeks wait on; the next round tries again
                 log.exception("pairing failed")
+            await self._keep()
+
+    async def _keep(self) -> None:
+        """Store the seeks for the next holder when they changed (a new one, one paired or gone)."""
+        shown = sorted((seek.id, seek.seat is not None) for seek in self.seeks.values())
+        if self.keeper is None or shown == self._kept:
+            return
+        now = time.monotonic()
+        try:
+            await self.keeper.keep([seek.stored(now) for seek in self.seeks.values()])
+        except Exception:
+            log.exception("could not keep the seeks")
+            return
+        self._kept = shown
+
+    def restore(self, stored: list[dict[str, Any]]) -> None:
+        """Take over the seeks another process held (this one holds them now)."""
+        self.seeks = {seek.id: seek for seek in map(Seek.restored, stored)}
+        self._kept = None
+        self._wake.set()
+        log.warning("holding the seeks now: %d restored", len(self.seeks))
 
     async def pair_up(self) -> None:
         """Seat every group that can be made now: each acceptance with the seek it accepts
@@ -250,7 +329,7 @@ class Pairing:
         now = time.monotonic()
         by_kind: dict[tuple[str, int, bool], list[Seek]] = {}
         for seek in self.seeks.values():
-            if seek.seat is None and (not seek.rated or self.in_game(seek.user) is None):
+            if seek.seat is None:
                 by_kind.setdefault((seek.family, seek.clock, seek.rated), []).append(seek)
         accounts = sorted({seek.user for seek in self.seeks.values()
                            if seek.seat is None and not seek.user.startswith("guest:")})
@@ -270,10 +349,21 @@ class Pairing:
                 waiting = [s for s in waiting if s not in group]
             for group in found + groups(waiting, size, now, apart):
                 random.shuffle(group)
-                await self.pair(family, clock, rated, group)
+                try:
+                    await self.pair(family, clock, rated, group)
+                except Playing as playing:  # seated elsewhere meanwhile: those seeks end, the rest wait
+                    for seek in group:
+                        seek.in_game = playing.tables.get(seek.user)
+                        if seek.in_game is not None:
+                            self.cancel(seek)
+                    continue
                 for seek in group:
                     seek.paired_at = time.monotonic()
                     seek.news.set()
+
+
+async def _nowhere(user: str) -> None:
+    """No account is at a rated table (a pairing on its own, without the players' layer)."""
 
 
 # -- HTTP -----------------------------------------------------------------------------------------
@@ -344,7 +434,7 @@ async def create_seek(body: SeekBody, request: Request) -> dict[str, Any]:
     store = request.app.state.players.store
     if user is not None:
         await check_may_play(store, user.id, rated=not body.casual)
-    pairing.admit(user, client_address(request.scope), rated=not body.casual)
+    await pairing.admit(user, client_address(request.scope), rated=not body.casual)
     key = None
     if user is None:
         key = secrets.token_urlsafe(18)
@@ -381,4 +471,4 @@ async def cancel_seek(seek_id: str, request: Request) -> dict[str, Any]:
     return _pairing(request).status(seek)
 
 
-__all__ = ["CLOCKS", "Pairing", "Seek", "groups", "router"]
+__all__ = ["CLOCKS", "Keeper", "Pairing", "Playing", "Seek", "groups", "router"]

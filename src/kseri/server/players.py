@@ -20,7 +20,8 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request, WebSocket
 from fastapi.responses import StreamingResponse
-from sqlalchemy import Column, ForeignKey, String, Table, Text, insert, select
+from sqlalchemy import Column, ForeignKey, String, Table, Text, insert, select, text
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from kseri.analysis import analyse_record
 from kseri.engine import KSERI_KINDS
@@ -28,8 +29,7 @@ from kseri.records import match_from_record
 from kseri.rules import PRESETS, Rules
 from kseri.server import accounts, db, moderation
 from kseri.server.accounts import COOKIE, DELETED_NAME, AccountError, Accounts, User, errors, username_key
-from kseri.server.limits import KeyedBuckets
-from kseri.server.pairing import Pairing, Seek
+from kseri.server.pairing import Pairing, Playing, Seek
 from kseri.server.protocol import dumps
 from kseri.server.ratings import (
     REPEAT_GAMES,
@@ -48,6 +48,7 @@ from kseri.server.refunds import is_annulled, match_result, rating_refunds, refu
 from kseri.server.registry import Change, TableRegistry
 from kseri.server.room import GameTable
 from kseri.server.seats import SeatState
+from kseri.server.throttles import SharedBuckets, Throttles
 
 log = logging.getLogger("kseri.server")
 
@@ -60,6 +61,9 @@ STATS_GAMES = 200
 """The latest games a profile's statistics are worked out from."""
 UNRATED_KEPT = 10_000
 """How many unrated matches' reasons are kept for their tables' pages."""
+RATED_LOCKS = 0x6B73
+"""The first key of the PostgreSQL advisory locks taken per account while a rated table's seats
+are bound (the second is the account id's hash)."""
 UNRATED_REASONS = ("aborted", "repeated", "no-account", "error")
 """Why a rated match was left unrated: a seat never played; the pair was rated together too
 often lately; a seat had no account; the rating could not be worked out or stored."""
@@ -98,15 +102,18 @@ def _analyse(record: dict[str, Any], job: int) -> dict[str, Any]:
 class Players:
     """Accounts, ratings, pairing and analyses over the server's database and live tables."""
 
-    def __init__(self, store: db.Store, tables: TableRegistry,
-                 table_allowance: KeyedBuckets | None = None) -> None:
+    def __init__(self, store: db.Store, tables: TableRegistry, throttles: Throttles | None = None,
+                 table_allowance: SharedBuckets | None = None) -> None:
         self.store = store
         self.tables = tables
         self.live = tables.live
         settings = self.settings = tables.settings
-        self.accounts = Accounts(store, settings.limits.signups_per_hour, settings.limits.failed_signins)
-        self.pairing = Pairing(self._seat_group, settings.bot_offer, settings.limits, table_allowance,
-                               self.rated_table_of, lambda users: moderation.blocked_pairs(store, users))
+        limits = settings.limits
+        self.accounts = Accounts(store, limits.signups_per_hour, limits.failed_signins, throttles)
+        self.pairing = Pairing(self._seat_group, settings.bot_offer, limits, table_allowance,
+                               self.rated_table_of, throttles,
+                               lambda users: moderation.blocked_pairs(store, users))
+        self.pairing.keeper = tables.seek_keeper(self.pairing.restore)
         self._workers: ProcessPoolExecutor | None = None
         self._analysing: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._jobs: dict[str, int] = {}
@@ -115,6 +122,8 @@ class Players:
         """The worker's ``[job, plays reviewed, plays]``."""
         self._unrated: dict[str, str] = {}
         """Why each of the latest rated matches that ended here was not rated."""
+        self._binding = asyncio.Lock()
+        """Held while a rated table's seats are bound (:meth:`_bind_rated`)."""
         tables.listen(self._heard)
 
     def start(self) -> None:
@@ -173,28 +182,36 @@ class Players:
         for seek in [s for s in self.pairing.seeks.values() if s.user == user_id]:
             self.pairing.cancel(seek)
 
-    def rated_table_of(self, user_id: str) -> str | None:
-        """The unfinished rated table here where the account holds a seat, if any."""
-        for table in self.live.values():
-            if (table.rated and table.state.status != "finished"
-                    and any(seat.user == user_id for seat in table.seats)):
-                return table.id
-        return None
+    async def rated_table_of(self, user_id: str) -> str | None:
+        """The unfinished rated table where the account holds a seat, whichever process holds
+        it (the database's seats, not this process's tables)."""
+        async with self.store.engine.connect() as connection:
+            playing = await _rated_tables(connection, [user_id])
+        return playing.get(user_id)
 
     async def _seat_group(self, family: str, clock: int, rated: bool, seeks: list[Seek]) -> None:
-        """A table for a group of seeks: rated, each seat bound to its account; or casual."""
+        """A table for a group of seeks: rated, each seat bound to its account; or casual.
+        Raises :class:`~kseri.server.pairing.Playing` (the table removed) when an account of a
+        rated group holds a seat at another unfinished rated table, on any process."""
         rules = Rules.from_spec(family)
         free = [SeatState("human", None, None, None) for _ in range(rules.players)]
         table = await self.tables.create(rules, free, casual=not rated, public=False, clock=clock,
                                          rated=rated)
-        batch = db.Batch()
-        for seat, seek in enumerate(seeks):
-            _, token = await table.take_seat(seat, seek.username)
-            if rated:
+        tokens = [(await table.take_seat(seat, seek.username))[1] for seat, seek in enumerate(seeks)]
+        if rated:
+            playing = await self._bind_rated(table.id, [seek.user for seek in seeks])
+            if playing:
+                await self.tables.remove(table)
+                raise Playing(playing)
+            for seat, seek in enumerate(seeks):
                 table.seats[seat].user = seek.user
-                batch.updates.append(db.set_seat(table.id, seat, user_id=seek.user))
+        for seat, (seek, token) in enumerate(zip(seeks, tokens, strict=True)):
             seek.seat = {"table": table.id, "seat": seat, "token": token}
-        await self.store.write(batch)
+
+    async def _bind_rated(self, table_id: str, users: list[str]) -> dict[str, str]:
+        """:func:`bind_rated`, one at a time in this process (SQLite has no advisory locks)."""
+        async with self._binding:
+            return await bind_rated(self.store, table_id, users)
 
     # -- ratings ---------------------------------------------------------------------------------
 
@@ -447,6 +464,35 @@ class Players:
             stored = (await connection.execute(
                 select(analyses.c.table_id).where(analyses.c.table_id == table_id))).first()
         return {"status": "done" if stored is not None else "idle"}
+
+
+async def bind_rated(store: db.Store, table_id: str, users: list[str]) -> dict[str, str]:
+    """Bind a new rated table's seats (in order) to these accounts, unless one of them holds a
+    seat at another unfinished rated table: then nothing is bound, and the answer names each
+    such account's table. One transaction that first takes a PostgreSQL advisory lock per
+    account, so two processes of a cluster can never each seat one account at a rated table."""
+    async with store.engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            for user in sorted(set(users)):
+                await connection.execute(text("SELECT pg_advisory_xact_lock(:space, hashtext(:user))"),
+                                         {"space": RATED_LOCKS, "user": user})
+        playing = await _rated_tables(connection, users, besides=table_id)
+        if not playing:
+            for seat, user in enumerate(users):
+                await connection.execute(db.set_seat(table_id, seat, user_id=user))
+    return playing
+
+
+async def _rated_tables(connection: AsyncConnection, users: list[str],
+                        besides: str | None = None) -> dict[str, str]:
+    """The unfinished rated table (other than ``besides``) each of these accounts holds a seat
+    at, for those that hold one."""
+    seats, tables = db.seats.c, db.tables.c
+    query = (select(seats.user_id, tables.id).join(db.tables, tables.id == seats.table_id)
+             .where(seats.user_id.in_(users), tables.rated.is_(True), tables.finished.is_(False)))
+    if besides is not None:
+        query = query.where(db.tables.c.id != besides)
+    return {user: table_id for user, table_id in (await connection.execute(query)).all()}
 
 
 def _result(record: dict[str, Any], side: int) -> Literal["win", "loss", "draw"]:

@@ -32,6 +32,7 @@ from kseri.server.cluster import RECONNECT, RESTART, TRY_AGAIN_LATER, Cluster, E
 from kseri.server.errors import ApiError
 from kseri.server.limits import ASGIApp, Receive, Scope, Send
 from kseri.server.metrics import Health, Metrics, cluster_check
+from kseri.server.pairing import Keeper
 from kseri.server.protocol import ProtocolError
 from kseri.server.relay import CUT_OFF, Relay
 from kseri.server.room import UNFENCED, Fence, Finished, GameTable
@@ -107,6 +108,15 @@ class TableRegistry(ABC):
     def tell_peers(self, change: Change) -> None:
         """Tell every other process of a change to accounts (they hear it in :meth:`listen`)."""
 
+    @abstractmethod
+    def seek_keeper(self, restore: Callable[[list[dict[str, Any]]], None]) -> Keeper | None:
+        """Where the seeks are kept for the next process to hold them (``None``: nowhere, a
+        single process); ``restore`` is given them when this process takes them over."""
+
+    @abstractmethod
+    def in_play_elsewhere(self) -> int:
+        """The tables in play or waiting on the cluster's other processes (as last told)."""
+
     @property
     @abstractmethod
     def accepting(self) -> bool:
@@ -117,6 +127,7 @@ class TableRegistry(ABC):
     async def start(self, metrics: Metrics, health: Health) -> None:
         """Begin serving: watch the tables' count, and let go of idle tables now and then."""
         metrics.live_tables.set_function(lambda: len(self.live))
+        metrics.tables_in_play.set_function(lambda: self.in_play() + self.in_play_elsewhere())
         limits = self.settings.limits
         every = max(1.0, min(60.0, limits.waiting_expiry / 2, limits.finished_kept))
         self._forgetting = asyncio.create_task(self._forget_idle(every))
@@ -177,8 +188,7 @@ class TableRegistry(ABC):
         """Open and store a new table with these seats."""
         if not self.accepting:
             raise ApiError(503, "restarting", "this server process is restarting; try again", retry_after=1)
-        limit = self.settings.limits.max_live_tables
-        if sum(table.state.status != "finished" for table in self.live.values()) >= limit:
+        if self.in_play() + self.in_play_elsewhere() >= self.settings.limits.max_live_tables:
             raise ApiError(503, "too-many-tables", "the server holds as many tables as it can; try again "
                            "in a few minutes", retry_after=60)
         table_id = secrets.token_urlsafe(9)
@@ -231,14 +241,20 @@ class TableRegistry(ABC):
 
     async def remove(self, table: GameTable, why: str = "the table was removed") -> None:
         """Delete a table held here from the database and let it go (one nobody joined in
-        time, or one a moderator closed); its connections are dropped, told ``why``."""
+        time, one a moderator closed, a rated table whose players were seated elsewhere
+        meanwhile); its connections are dropped, told ``why``."""
         await self.store.delete_table(table.id)
         for connection in list(table.connections):
             connection.drop(why)
         table.stop()
-        self.live.pop(table.id, None)
+        if self.live.get(table.id) is table:
+            del self.live[table.id]
         with suppress(Exception):
             await self._let_go([table.id], deleted=True)
+    def in_play(self) -> int:
+        """How many tables this process holds in play or waiting (``max_live_tables`` counts
+        them, with the other processes' in a cluster)."""
+        return sum(table.state.status != "finished" for table in self.live.values())
 
     def listed(self) -> list[GameTable]:
         """The lobby's tables here: public ones with a free seat (never a rematch's reserved
@@ -314,6 +330,12 @@ class LocalRegistry(TableRegistry):
     def tell_peers(self, change: Change) -> None:
         """There are none."""
 
+    def in_play_elsewhere(self) -> int:
+        return 0
+
+    def seek_keeper(self, restore: Callable[[list[dict[str, Any]]], None]) -> Keeper | None:
+        return None
+
     @property
     def accepting(self) -> bool:
         return True
@@ -388,6 +410,13 @@ class LeasedRegistry(TableRegistry):
 
     def tell_peers(self, change: Change) -> None:
         self.relay.tell_peers(change)
+
+    def in_play_elsewhere(self) -> int:
+        return self.relay.in_play_elsewhere
+
+    def seek_keeper(self, restore: Callable[[list[dict[str, Any]]], None]) -> Keeper | None:
+        self.relay.seeks_taken = restore
+        return self.relay
 
     @property
     def accepting(self) -> bool:

@@ -40,6 +40,9 @@ log = logging.getLogger("kseri.server")
 
 LOBBY_KEY = "kseri:lobby:"
 """Each process's public tables, refreshed every second (``kseri:lobby:<process>``)."""
+IN_PLAY_KEY = "kseri:in-play:"
+"""How many tables each process holds in play or waiting (``kseri:in-play:<process>``),
+refreshed with the lobby: the ceiling ``max_live_tables`` counts every process's."""
 FORWARDED = b"x-kseri-forwarded"
 """The header on an HTTP request another process forwarded (it is never forwarded again)."""
 HTTP_TIMEOUT = 45.0
@@ -48,7 +51,14 @@ TABLE_PATH = re.compile(r"^/api/tables/([^/]+)(/.*)?$")
 SEEKS_PATH = "/api/seeks"
 PAIRING_KEY = "kseri:pairing"
 """The process that holds the seeks and pairs them (one at a time, under an expiring key)."""
-_RENEW_IF_MINE = ("if redis.call('get', KEYS[1]) == ARGV[1] then "
+SEEKS_KEY = "kseri:seeks"
+"""The seeks as their holder last stored them (a JSON list): the next holder restores them."""
+SEEKS_KEPT = 60
+"""Seconds the stored seeks outlive their holder (renewed with its key): a cluster stopped for
+longer forgets them, their players long gone."""
+_KEEP_IF_MINE = ("if redis.call('get', KEYS[1]) == ARGV[1] then "
+                 "return redis.call('set', KEYS[2], ARGV[2], 'EX', ARGV[3]) else return 0 end")
+_RENEW_IF_MINE = ("if redis.call('get', KEYS[1]) == ARGV[1] then redis.call('expire', KEYS[2], ARGV[3]) "
                   "return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end")
 _DELETE_IF_MINE = ("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) "
                    "else return 0 end")
@@ -221,6 +231,9 @@ class TableSource(Protocol):
     def listed(self) -> list[GameTable]:
         """The public tables this process holds, for the lobby."""
 
+    def in_play(self) -> int:
+        """How many tables this process holds in play or waiting."""
+
 
 @dataclass(eq=False)
 class Relay:
@@ -238,6 +251,10 @@ class Relay:
     remotes: dict[str, RemoteConnection] = field(default_factory=dict)
     replies: dict[str, asyncio.Future[tuple[dict[str, Any], str]]] = field(default_factory=dict)
     bus: Bus = field(init=False)
+    seeks_taken: Callable[[list[dict[str, Any]]], None] | None = None
+    """Given the stored seeks when this process takes them over (``Pairing.restore``)."""
+    in_play_elsewhere: int = 0
+    """The other processes' tables in play or waiting, as they last told (every half second)."""
     _tasks: set[asyncio.Task[None]] = field(default_factory=set)
 
     def __post_init__(self) -> None:
@@ -261,7 +278,7 @@ class Relay:
         for task in list(self._tasks):
             task.cancel()
         with suppress(Exception):
-            await self.bus.redis.delete(LOBBY_KEY + self.cluster.me)
+            await self.bus.redis.delete(LOBBY_KEY + self.cluster.me, IN_PLAY_KEY + self.cluster.me)
         with suppress(Exception):
             await self.bus.redis.eval(_DELETE_IF_MINE, 1, PAIRING_KEY, self.cluster.me)
         await asyncio.sleep(0.05)  # let the last messages go out
@@ -514,16 +531,34 @@ class Relay:
         redis, me = self.bus.redis, self.cluster.me
         leader = await redis.get(PAIRING_KEY)
         if leader is None and not self.cluster.draining:
-            await redis.set(PAIRING_KEY, me, nx=True, px=int(self.cluster.leases.seconds * 1000))
+            if await redis.set(PAIRING_KEY, me, nx=True, px=int(self.cluster.leases.seconds * 1000)):
+                stored = await redis.get(SEEKS_KEY)
+                if self.seeks_taken is not None:
+                    self.seeks_taken(json.loads(stored) if stored else [])
             leader = await redis.get(PAIRING_KEY)
         name = leader.decode() if isinstance(leader, bytes) else leader or ""
         return None if name == me else name
 
+    async def keep(self, seeks: list[dict[str, Any]]) -> None:
+        """Store the seeks for the next holder (:data:`SEEKS_KEY`), unless another process holds
+        them now (this one hung past its key)."""
+        await self.bus.redis.eval(_KEEP_IF_MINE, 2, PAIRING_KEY, SEEKS_KEY, self.cluster.me,
+                                  json.dumps(seeks, separators=(",", ":")), SEEKS_KEPT)
+
+    async def holding(self) -> bool:
+        """Whether this process holds the seeks' key now (while Redis cannot be reached, nobody
+        else can take it: yes)."""
+        try:
+            held = await self.bus.redis.get(PAIRING_KEY)
+        except RedisError:
+            return True
+        return held is not None and (held.decode() if isinstance(held, bytes) else held) == self.cluster.me
+
     async def _renew_pairing(self) -> None:
         if not self.cluster.draining:
             try:
-                await self.bus.redis.eval(_RENEW_IF_MINE, 1, PAIRING_KEY, self.cluster.me,
-                                          int(self.cluster.leases.seconds * 1000))
+                await self.bus.redis.eval(_RENEW_IF_MINE, 2, PAIRING_KEY, SEEKS_KEY, self.cluster.me,
+                                          int(self.cluster.leases.seconds * 1000), SEEKS_KEPT)
             except RedisError as error:
                 log.warning("could not renew the seeks' key: %s", error)
 
@@ -541,11 +576,21 @@ class Relay:
                     last = text
                 else:
                     await self.bus.redis.expire(LOBBY_KEY + self.cluster.me, 10)
+                await self._count_in_play()
             except RedisError as error:
                 log.warning("could not publish the lobby: %s", error)
             except Exception:
                 log.exception("could not publish the lobby")
             await asyncio.sleep(0.5)
+
+    async def _count_in_play(self) -> None:
+        """Tell the others how many tables this process holds in play, and learn theirs."""
+        redis, mine = self.bus.redis, IN_PLAY_KEY + self.cluster.me
+        await redis.set(mine, self.tables.in_play(), ex=10)
+        keys = [key async for key in redis.scan_iter(match=IN_PLAY_KEY + "*", count=1000)
+                if (key.decode() if isinstance(key, bytes) else key) != mine]
+        counts = await redis.mget(keys) if keys else []
+        self.in_play_elsewhere = sum(int(count) for count in counts if count is not None)
 
     async def lobby(self) -> list[dict[str, Any]]:
         """Every process's public tables, in the lobby's order."""

@@ -23,16 +23,19 @@ from kseri.server.resign import ResignRefused, resign
 from kseri.server.room import GameTable
 from kseri.server.seats import SeatState, hash_token, rematch_token
 from kseri.server.settings import ServerSettings
+from kseri.server.throttles import SharedBuckets, Throttles
 
 router = APIRouter()
 
 
 class Allowances:
-    """Each address's allowances: new tables, new connections, connections open at once."""
+    """Each address's allowances: new tables (every process's, through ``throttles``), new
+    connections and connections open at once (this process's)."""
 
-    def __init__(self, settings: ServerSettings) -> None:
+    def __init__(self, settings: ServerSettings, throttles: Throttles) -> None:
         limits = settings.limits
-        self.tables = KeyedBuckets(limits.tables_per_minute / 60, limits.tables_burst)
+        self.throttles = throttles
+        self.tables = throttles.buckets("tables", limits.tables_per_minute / 60, limits.tables_burst)
         """Shared with the seeks, which open tables too (``server/pairing.py``)."""
         self.connections = KeyedBuckets(limits.connections_per_address / 60, limits.connections_per_address)
         self.sockets = Counter(limits.connections_per_address)
@@ -226,10 +229,10 @@ def _seat_of_bearer(table: GameTable, authorization: str | None) -> int:
 async def create_table(body: CreateTable, request: Request, tables: Tables) -> dict[str, Any]:
     """Open a table; the creator takes the first person's seat and gets its token."""
     address = client_address(request.scope)
-    allowance: KeyedBuckets = request.app.state.allowances.tables
-    if not allowance.take(address):
+    allowance: SharedBuckets = request.app.state.allowances.tables
+    if wait := await allowance.take(address):
         raise ApiError(429, "throttled", f"at most {tables.settings.limits.tables_per_minute:g} new tables a "
-                       "minute from one address", retry_after=allowance.wait(address))
+                       "minute from one address", retry_after=wait)
     creator = await _may_sit(request)
     table, seat, token = await open_table(tables, body, creator=creator)
     return {"table": table.table_json(), "seat": seat, "token": token}
