@@ -22,6 +22,8 @@ import { presetName, renderRules } from "./rules-help.js";
 import { centreMethods } from "./table-centre.js";
 import { controlMethods } from "./table-controls.js";
 import { handMethods } from "./table-hand.js";
+import { TurnNotices, turnTitle } from "./notices.js";
+import { passPlayMethods, passPlayTokens } from "./passplay.js";
 import { ratingMethods } from "./table-ratings.js";
 import { scoreMethods } from "./table-scores.js";
 
@@ -53,12 +55,20 @@ export class TableScreen {
     this.panelKey = null;
     this.ratings = null; // a rated table's ratings (table-ratings.js)
     this.ratingsKey = null;
+    this.passPlay = null; // pass and play: {held: the seats this device holds, asked: the seat shown}
+    this.notices = new TurnNotices();
     this.keyHandler = (event) => this.onKey(event);
     document.addEventListener("keydown", this.keyHandler);
   }
 
   async start() {
     this.root.replaceChildren(h("p", { class: "loading" }, t("table.loading")));
+    const tokens = passPlayTokens(this.tableId);
+    if (tokens) {
+      this.passPlay = { held: Object.keys(tokens).map(Number), asked: null };
+      this.connect(null, Object.values(tokens));
+      return;
+    }
     const held = heldSeat(this.tableId);
     if (held) {
       this.seat = held.seat;
@@ -78,6 +88,7 @@ export class TableScreen {
 
   destroy() {
     document.removeEventListener("keydown", this.keyHandler);
+    this.notices.destroy();
     if (this.connection) this.connection.close();
     clearInterval(this.clockTimer);
     document.title = t("app.title");
@@ -88,7 +99,7 @@ export class TableScreen {
     else if (this.table) this.renderJoin();
   }
 
-  connect(token) {
+  connect(token, tokens = null) {
     this.token = token;
     this.connection = new TableConnection(this.tableId, token, {
       message: (message) => this.onMessage(message),
@@ -96,7 +107,7 @@ export class TableScreen {
         this.connectionStatus = status;
         this.renderConnection();
       },
-    });
+    }, tokens);
     this.connection.open();
     this.render();
   }
@@ -154,7 +165,7 @@ export class TableScreen {
   }
 
   autoReady() {
-    if (this.seat === null || !this.table || this.table.status !== "waiting" || this.startReadySent) return;
+    if ((this.seat === null && !this.passPlay) || !this.table || this.table.status !== "waiting" || this.startReadySent) return;
     if (this.connection.send({ type: "ready" })) this.startReadySent = true;
   }
 
@@ -172,7 +183,7 @@ export class TableScreen {
   }
 
   nameOf(seat) {
-    if (seat === this.seat) return t("seat.you");
+    if (seat === this.seat && !this.passPlay) return t("seat.you");
     const info = this.table && this.table.seats[seat];
     return info ? seatName(info, this.table.seats) : t("seat.player", { n: seat + 1 });
   }
@@ -294,7 +305,8 @@ export class TableScreen {
       h("p", { class: "status-line" },
         h("span", { class: "last-play", id: "last-play" }, this.lastPlayText || "\u00a0"),
         this.renderNoticeLine()),
-      this.seat !== null ? this.renderMe() : h("p", { class: "spectating" }, t("table.watching")),
+      this.passPlay ? this.renderPassPlay()
+        : this.seat !== null ? this.renderMe() : h("p", { class: "spectating" }, t("table.watching")),
       h("aside", { class: "table-side" },
         this.renderScoreboard(),
         this.showMemory && this.table.casual && this.seat !== null ? this.renderMemory() : null,
@@ -304,7 +316,7 @@ export class TableScreen {
     if (panel) screen.append(h("div", { class: "backdrop", "aria-hidden": "true" }), panel);
     this.root.replaceChildren(screen);
     screen.classList.toggle("my-turn", this.myTurn());
-    document.title = (this.myTurn() ? "● " : "") + t("app.title");
+    document.title = turnTitle(this.myTurn());
     const list = screen.querySelector(".play-list");
     if (list) list.scrollTop = list.scrollHeight;
     // Keep the keyboard where it was: same control, or the card now at the same place.
@@ -324,4 +336,4 @@ export class TableScreen {
 
 }
 
-Object.assign(TableScreen.prototype, handMethods, centreMethods, scoreMethods, controlMethods, ratingMethods);
+Object.assign(TableScreen.prototype, handMethods, centreMethods, scoreMethods, controlMethods, ratingMethods, passPlayMethods);
