@@ -44,7 +44,7 @@ export const controlMethods = {
     } else if (view.phase === "round-over") status = t("table.roundOver");
     else status = t("table.matchOver");
     const muted = !soundOn();
-    const playing = this.table.status === "playing" && this.seat !== null;
+    const playing = this.table.status === "playing" && this.seat !== null && !this.passPlay;
     return h("div", { class: "topline" },
       h("span", { class: "round-label" }, t("table.round", { n: view.round + 1 })),
       h("span", { class: "turn-status", id: "turn-status" }, status),

@@ -213,7 +213,7 @@ export class TableScreen {
   describe(event) {
     let text = "";
     if (event.kind === "play") {
-      const mine = event.seat === this.seat;
+      const mine = event.seat === this.seat && !this.passPlay;
       const key = event.auto ? (mine ? `event.autoYou.${event.auto}` : `event.auto.${event.auto}`) : mine ? "event.youPlayed" : "event.played";
       text = t(key, { name: this.nameOf(event.seat), card: cardName(event.card) });
       if (event.taken > 0) text += " " + tn("event.took", event.taken);
@@ -224,7 +224,7 @@ export class TableScreen {
       const next = this.view.turn;
       if (next !== null && next === this.seat) text += " " + t("table.yourTurn");
     } else if (event.kind === "round-start") {
-      text = this.view.dealer === this.seat ? t("event.roundStartYou", { n: this.view.round + 1 })
+      text = this.view.dealer === this.seat && !this.passPlay ? t("event.roundStartYou", { n: this.view.round + 1 })
         : t("event.roundStart", { n: this.view.round + 1, dealer: this.nameOf(this.view.dealer) });
       this.lastPlayText = "";
       if (this.view.turn === this.seat) text += " " + t("table.yourTurn");
