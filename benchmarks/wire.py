@@ -85,7 +85,7 @@ def apply_part(part: Json | None, change: Json) -> Json | None:
         replaced: Json | None = change["replace"]
         return replaced
     assert part is not None
-    result = part | change.get("set", {})
+    result: Json = part | change.get("set", {})
     for key, items in change.get("add", {}).items():
         result[key] = result[key] + items
     return result
