@@ -168,3 +168,27 @@ def test_a_hidden_page_is_told_of_its_turn(server: str, new_context: ContextFact
     card.click()
     expect(page).to_have_title("▶ Your turn · Kseri")
     assert page.evaluate("window.__notes.length") == count
+
+
+def test_a_hidden_lobby_is_told_its_quick_game_was_found(server: str, new_context: ContextFactory,
+                                                         page_errors: PageErrors) -> None:
+    waiting = new_context(viewport=DESKTOP, permissions=["notifications"])
+    waiting.add_init_script(NOTIFICATIONS)
+    waiting.add_init_script("localStorage.setItem('kseri.name', 'Ana')")
+    ana = page_errors.watch(waiting.new_page())
+    bo = page_errors.watch(new_context(viewport=PHONE).new_page())
+    ana.goto(f"{server}/")
+    bell = ana.locator("#lobby-notify")
+    expect(bell).to_have_attribute("aria-pressed", "false")
+    bell.click()
+    expect(bell).to_have_attribute("aria-pressed", "true")
+    ana.select_option("#quick-family", "greek")
+    ana.select_option("#quick-clock", "30")
+    ana.click("#quick-find")
+    expect(ana.locator("#quick-status")).to_contain_text("Looking for an opponent")
+    bo.goto(f"{server}/")
+    bo.locator("#seek-list li", has_text="Ana (casual)").get_by_role("button", name="Play Ana").click()
+    ana.wait_for_function("() => window.__notes.some(n => n.tag === 'kseri-paired')", timeout=30000)
+    note = ana.evaluate("window.__notes.find(n => n.tag === 'kseri-paired')")
+    assert note["title"] == "Game found · Kseri"
+    ana.wait_for_url(re.compile(r"/t/[^/#]+$"), timeout=15000)
