@@ -37,7 +37,7 @@ class SharedParts:
     so comparing a seat's parts with the ones before is mostly a check of identity."""
 
     def __init__(self) -> None:
-        self._rules: tuple[int, dict[str, Any]] | None = None
+        self._rules: dict[str, Any] | None = None
         self._results: tuple[int, list[dict[str, Any]]] = (0, [])
         self._plays: tuple[tuple[int, int], list[dict[str, Any]]] = ((-1, 0), [])
 
@@ -48,7 +48,7 @@ class SharedParts:
             return None
         view = match.spectator_view() if seat is None else match.view(seat)
         if self._rules is None:
-            self._rules = (0, view.rules.options())
+            self._rules = view.rules.options()
         if self._results[0] != len(view.round_results):
             self._results = (len(view.round_results), [result_to_json(r) for r in view.round_results])
         key = (view.round_index, len(view.plays))
@@ -56,7 +56,7 @@ class SharedParts:
             same_round = self._plays[0][0] == view.round_index and len(self._plays[1]) <= len(view.plays)
             known = self._plays[1] if same_round else []
             self._plays = (key, known + [play_to_json(p) for p in view.plays[len(known):]])
-        return view_to_json(view, {"rules": self._rules[1], "plays": self._plays[1],
+        return view_to_json(view, {"rules": self._rules, "plays": self._plays[1],
                                    "round_results": self._results[1]})
 
 
