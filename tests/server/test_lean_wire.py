@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 import websockets
-from serverkit import SERVER_MESSAGES, Client, Json, Server, bot, human
+from serverkit import SERVER_MESSAGES, Client, Json, Server, audit, bot, human
 
 from kseri.rules import PRESETS
 from kseri.server.delta import PARTS, MomentParts, SharedParts, apply, changes
@@ -27,6 +27,7 @@ class LeanClient:
 
     def __init__(self, connection: websockets.ClientConnection) -> None:
         self.connection = connection
+        self.seat: int | None = None
         self.parts: Json | None = None
         self.seq: int | None = None
         self.steps: list[tuple[int, Json | None, Json]] = []
@@ -41,7 +42,13 @@ class LeanClient:
         await connection.send(json.dumps({"type": "hello", "protocol": 2, "token": token}))
         welcome = await client.receive()
         assert welcome["type"] == "welcome" and welcome["protocol"] == 2, welcome
+        client.seat = welcome["seat"]
         return client
+
+    @property
+    def received(self) -> list[Json]:
+        """Every state it held, as the ``state`` message it stands for (for :func:`audit`)."""
+        return [{"type": "state", "seq": seq, "event": event, **parts} for seq, event, parts in self.steps]
 
     async def receive(self, timeout: float = 30) -> Json:
         text = await asyncio.wait_for(self.connection.recv(), timeout)
@@ -72,6 +79,12 @@ class LeanClient:
 
     async def close(self) -> None:
         await self.connection.close()
+
+
+def chooser(seed: int) -> Any:
+    """A player's choice: a random card of the hand, seeded."""
+    rng = random.Random(seed)
+    return lambda view: rng.choice(view["hand"])
 
 
 def ends_match(message: Json) -> bool:
@@ -197,3 +210,27 @@ def _play_out(rules_name: str, seed: int) -> int:
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_deltas_rebuild_the_full_parts_on_every_preset(preset: str) -> None:
     assert sum(_play_out(preset, seed) for seed in range(3)) > 100
+
+
+AUDITED = ["greek,target=1,target_rule=higher-wins", "pisti,target=1", "partnership,target=1",
+           "three-player,target=1", "faro,target=1"]
+
+
+async def test_the_hidden_information_audit_holds_for_v2(server: Server) -> None:
+    """The audit of ``test_audit.py`` on the states v2 clients rebuilt: every one is exactly the
+    engine's view of its seat (a spectator's: no hand), secrets only after their round."""
+    checked = 0
+    for index, rules in enumerate(AUDITED * 2):
+        players = {"partnership": 4, "three-player": 3, "faro": 5}.get(rules.split(",")[0], 2)
+        created = server.create([human(f"P{index}")] + [bot("random")] * (players - 1), rules=rules)
+        table_id, token = created["table"]["id"], created["token"]
+        watcher = await Client.connect(server, table_id, since=0)
+        lean_player = await LeanClient.connect(server, table_id, token)
+        lean_watcher = await LeanClient.connect(server, table_id)
+        player = await Client.connect(server, table_id, token)
+        await asyncio.gather(player.play_until(ends_match, chooser(index)), watcher.play_until(ends_match),
+                             lean_player.follow_until(ends_match), lean_watcher.follow_until(ends_match))
+        checked += audit(watcher.states, [lean_player, lean_watcher])  # type: ignore[list-item]
+        for client in (player, watcher, lean_player, lean_watcher):
+            await client.close()
+    assert checked > 10 * 30
