@@ -145,13 +145,17 @@ class Audience:
         self._spectator_backlogs: dict[tuple[int, int], list[str]] = {}
         self._shared = SharedParts()
 
+    def tell(self, text: str) -> None:
+        """Send every connection the same message."""
+        for connection in self.connections:
+            connection.send_text(text)
+
     def presence(self, table: dict[str, Any]) -> None:
         """Tell every connection who is connected now (``table``); v2 connections' deltas then
         count from this table."""
-        text = Presence(table).encode()
+        self.tell(Presence(table).encode())
         replaced: dict[int, tuple[Parts, Parts]] = {}
         for connection in self.connections:
-            connection.send_text(text)
             sent = connection.sent
             if sent is not None:
                 pair = replaced.get(id(sent))
