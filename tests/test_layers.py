@@ -6,14 +6,14 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "kseri"
 
 FLOORS = {
-    "cards": 1, "rules": 2, "engine": 3, "fast": 3,
+    "cards": 1, "rules": 2, "deal": 3, "engine": 3, "fast": 3,
     "views": 4, "records": 4, "notation": 4, "fairness": 4, "learn": 4,
     "agents": 5, "bench": 6, "analysis": 6, "protocol": 6,
     "cli": 7, "tui": 7, "server": 7, "rl": 7,
 }
 INTERFACES = {"tui", "server", "rl"}  # side by side: none imports another (the CLI imports tui and server)
 BESIDE_THE_ENGINE = {"engine", "fast"}  # the reference core and the compiled one: neither imports the other
-STANDARD_LIBRARY_ONLY = {"cards", "rules", "engine"}
+STANDARD_LIBRARY_ONLY = {"cards", "rules", "deal", "engine"}
 
 
 def imported_modules(path: Path) -> set[str]:
@@ -118,10 +118,9 @@ def test_no_private_name_is_imported_from_another_module() -> None:
 
 
 SERVER_ROOMS = ["limits", "settings", "errors", "protocol", "db", "metrics", "guard", "workers", "history",
-                "hints", "eventlog", "delta", "audience", "seats", "clock", "passplay", "room", "wire",
-                "resign", "accounts",
-                "ratings", "fairplay", "moderation", "pairing", "cluster", "relay", "registry", "players",
-                "puzzles", "daily", "backup", "api", "app"]
+                "hints", "talk", "eventlog", "delta", "audience", "seats", "clock", "passplay", "room",
+                "wire", "resign", "accounts", "ratings", "fairplay", "moderation", "pairing", "cluster",
+                "relay", "registry", "players", "puzzles", "daily", "challenges", "backup", "api", "app"]
 """The server's rooms, lowest first (docs/architecture.md): each imports only rooms before it (a
 room is a module, or a package such as ``api/``, whose modules may import one another)."""
 

@@ -59,6 +59,7 @@ class Player:
         self.connection = connection
         self.seat: int | None = None
         self.last: Json | None = None
+        self.welcome: Json = {}
 
     @classmethod
     async def connect(cls, browser: Browser, table_id: str, token: str | None = None) -> Player:
@@ -68,7 +69,7 @@ class Player:
         await player.send({"type": "hello", "protocol": 1, "token": token})
         welcome = await player.receive()
         assert welcome["type"] == "welcome", welcome
-        player.seat = welcome["seat"]
+        player.seat, player.welcome = welcome["seat"], welcome
         return player
 
     async def send(self, message: Json) -> None:

@@ -81,7 +81,7 @@ class Server:
         settings = {"--bot-delay": "0", "--grace": "30", "--ready-timeout": "30", "--limits": LAX}
         settings |= self.options
         for name, value in settings.items():
-            args += [name, value]
+            args += [name, value] if value else [name]  # "": a flag (--no-rated-talk)
         handle, name = tempfile.mkstemp(prefix="kseri-server-", suffix=".log")
         os.close(handle)
         self.log = Path(name)

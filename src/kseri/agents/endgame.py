@@ -25,8 +25,8 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Final
+from collections.abc import Callable, Sequence
+from typing import Final, NamedTuple
 
 import numpy as np
 
@@ -60,45 +60,43 @@ def relative(points: Sequence[float], side: int) -> float:
     return points[side] - (sum(points) - points[side]) / others
 
 
-def solve(rules: Rules, state: np.void, side: int) -> dict[int, float]:
-    """The exact value for ``side`` of each distinct play of the seat to play in ``state`` (a
-    :data:`~kseri.fast.flat.STATE` record under ``rules``).
+class _Classes(NamedTuple):
+    """The classes of equivalent cards in play (:func:`play_class`), numbered from 0."""
 
-    Each class of equivalent cards is represented by one card of the hand. ``state`` must have
-    no batch left to deal; it is not changed.
-    """
-    from kseri.fast.flat import COUNTS, POINTS
-    players = rules.players
-    lengths = state["lengths"][:players].tolist()
-    hands_dealt: list[list[int]] = [state["hands"][seat, :size].tolist() for seat, size in enumerate(lengths)]
-    if sum(lengths) != rules.deck_size - rules.centre_size - int(state["index"]):
-        raise ValueError("the endgame solver needs an empty stock")
-    side_of = [rules.side_of(seat) for seat in range(players)]
+    of: dict[int, int]
+    """Each card's class."""
+    rank: list[int]
+    points: list[int]
+    two_clubs: list[bool]
+
+
+def _card_classes(rules: Rules, hands: Sequence[Sequence[int]]) -> _Classes:
+    """The classes of the cards in ``hands``, numbered in the order the cards come."""
+    keys: dict[tuple[int, int, bool], int] = {}
     table = rules.points_table
-    sides = rules.sides
-    others = sides - 1
-    weight = [1.0 if s == side else -1.0 / others for s in range(sides)]
-    classes: dict[tuple[int, int, bool], int] = {}
-    card_class: dict[int, int] = {}
-    for hand in hands_dealt:
-        for card in hand:
-            card_class[card] = classes.setdefault(play_class(card, table), len(classes))
-    cls_rank = [key[0] for key in classes]
-    cls_points = [key[1] for key in classes]
-    cls_2c = [key[2] for key in classes]
-    hands = [sorted(card_class[c] for c in hand) for hand in hands_dealt]
-    hkeys = [sum(1 << (4 * c) for c in hand) for hand in hands]
-    jacks_wild = rules.jacks_capture_all
-    jack_kseri = rules.jack_kseri
-    kseri_value = rules.kseri_value
-    double = rules.double_kseri
-    last_ok = rules.kseri_on_last_card
-    jacks_bonus = rules.jacks_table_bonus
-    two_clubs_bonus = rules.two_clubs_match_bonus
+    of = {card: keys.setdefault(play_class(card, table), len(keys)) for hand in hands for card in hand}
+    return _Classes(of, [key[0] for key in keys], [key[1] for key in keys], [key[2] for key in keys])
+
+
+_Terminal = Callable[[tuple[int, ...], int, int, int], float]
+"""The value of a round's end: (cards per side, last capturer's side, pile's cards and points)."""
+_Moves = Callable[[int, int, bool, int, int, bool, int, int], list[tuple[float, int, int]]]
+"""The moves of a seat: (seat, top's rank, top is 2♣, pile's cards and points, all Jacks, chain,
+cards left) to (immediate gain for the side to play, class, kind) per distinct class; kind 1
+captures, 2 with a kseri."""
+_Search = Callable[[int, int, bool, int, int, bool, tuple[int, ...], int, int, int, float, float], float]
+"""The alpha-beta search: a position (as :data:`Moves` and the cards per side, the last
+capturer's side, the chain, the cards left) and the window, to its value."""
+
+# The search's parts are closures made by the three functions below: the position's constants
+# live in closure cells, the quickest lookup in CPython, on a path taken once per node.
+
+
+def _terminal_of(rules: Rules, weight: Sequence[float]) -> _Terminal:
+    """The value at a round's end under ``rules``, each side's points weighed by ``weight``."""
     majority = rules.majority_bonus
     tie_rewarded = rules.majority_tie is MajorityTie.EVERY_TIED_SIDE
     last_bonus = rules.last_capture_bonus
-    tt: dict[tuple[object, ...], tuple[float, float]] = {}
 
     def terminal(counts: tuple[int, ...], last_side: int, pile_len: int, pile_pts: int) -> float:
         value = 0.0
@@ -115,9 +113,23 @@ def solve(rules: Rules, state: np.void, side: int) -> dict[int, float]:
                         value += weight[s] * majority
         return value
 
+    return terminal
+
+
+def _moves_of(rules: Rules, hands: list[list[int]], classes: _Classes) -> _Moves:
+    """The moves of a seat from ``hands`` (each a sorted list of classes, as the search leaves
+    them), best first for the side to play."""
+    cls_rank, cls_points = classes.rank, classes.points
+    jacks_wild = rules.jacks_capture_all
+    jack_kseri = rules.jack_kseri
+    kseri_value = rules.kseri_value
+    double = rules.double_kseri
+    last_ok = rules.kseri_on_last_card
+    jacks_bonus = rules.jacks_table_bonus
+    two_clubs_bonus = rules.two_clubs_match_bonus
+
     def moves(turn: int, top_rank: int, top_2c: bool, pile_len: int, pile_pts: int, all_jacks: bool,
               chain: int, left: int) -> list[tuple[float, int, int]]:
-        """(immediate gain for the side to play, class, kind) per distinct class; kind 1 captures."""
         result = []
         previous = -1
         for c in hands[turn]:
@@ -147,6 +159,19 @@ def solve(rules: Rules, state: np.void, side: int) -> dict[int, float]:
                 result.append((-cls_points[c], c, 0))
         result.sort(reverse=True)
         return result
+
+    return moves
+
+
+def _search_of(rules: Rules, side: int, weight: Sequence[float], hands: list[list[int]], hkeys: list[int],
+               classes: _Classes, moves: _Moves) -> _Search:
+    """The alpha-beta search for ``side`` with a transposition table, over ``hands`` and their
+    keys ``hkeys`` (a count per class in 4 bits each), which it changes and restores."""
+    players = rules.players
+    side_of = [rules.side_of(seat) for seat in range(players)]
+    cls_rank, cls_points, cls_2c = classes.rank, classes.points, classes.two_clubs
+    terminal = _terminal_of(rules, weight)
+    tt: dict[tuple[object, ...], tuple[float, float]] = {}
 
     def search(turn: int, top_rank: int, top_2c: bool, pile_len: int, pile_pts: int, all_jacks: bool,
                counts: tuple[int, ...], last_side: int, chain: int, left: int,
@@ -208,6 +233,30 @@ def solve(rules: Rules, state: np.void, side: int) -> dict[int, float]:
             tt[key] = (best, best)
         return best
 
+    return search
+
+
+def solve(rules: Rules, state: np.void, side: int) -> dict[int, float]:
+    """The exact value for ``side`` of each distinct play of the seat to play in ``state`` (a
+    :data:`~kseri.fast.flat.STATE` record under ``rules``).
+
+    Each class of equivalent cards is represented by one card of the hand. ``state`` must have
+    no batch left to deal; it is not changed.
+    """
+    from kseri.fast.flat import COUNTS, POINTS
+    players = rules.players
+    lengths = state["lengths"][:players].tolist()
+    hands_dealt: list[list[int]] = [state["hands"][seat, :size].tolist() for seat, size in enumerate(lengths)]
+    if sum(lengths) != rules.deck_size - rules.centre_size - int(state["index"]):
+        raise ValueError("the endgame solver needs an empty stock")
+    sides = rules.sides
+    weight = [1.0 if s == side else -1.0 / (sides - 1) for s in range(sides)]
+    classes = _card_classes(rules, hands_dealt)
+    hands = [sorted(classes.of[c] for c in hand) for hand in hands_dealt]
+    hkeys = [sum(1 << (4 * c) for c in hand) for hand in hands]
+    moves = _moves_of(rules, hands, classes)
+    search = _search_of(rules, side, weight, hands, hkeys, classes, moves)
+
     centre: list[int] = state["pile"][: int(state["pile_len"])].tolist()
     centre_points = int(state["pile_points"])
     chain = int(state["chain"])
@@ -216,27 +265,27 @@ def solve(rules: Rules, state: np.void, side: int) -> dict[int, float]:
     top_2c = bool(centre) and centre[-1] % 52 == TWO_CLUBS
     all_jacks = bool(centre) and all(RANK_OF[c] == JACK for c in centre)
     counts = tuple(state["per_side"][COUNTS, :sides].tolist())
-    last_side = side_of[last_capturer] if last_capturer >= 0 else -1
+    last_side = rules.side_of(last_capturer) if last_capturer >= 0 else -1
     left = sum(len(hand) for hand in hands)
     now = sum(weight[s] * p for s, p in enumerate(state["per_side"][POINTS, :sides].tolist()))
     turn = int(state["turn"])
-    seat_side = side_of[turn]
+    seat_side = rules.side_of(turn)
     w = weight[seat_side]
     values: dict[int, float] = {}
-    representative = {card_class[c]: c for c in reversed(hands_dealt[turn])}
+    representative = {classes.of[c]: c for c in reversed(hands_dealt[turn])}
     for order, c, kind in moves(turn, top_rank, top_2c, len(centre), centre_points, all_jacks, chain, left):
         hand = hands[turn]
         hand.remove(c)
         hkeys[turn] -= 1 << (4 * c)
-        rank = cls_rank[c]
+        rank = classes.rank[c]
         if kind:
             delta = w * (order - (1000.0 if kind == 2 else 500.0))
             new_counts = tuple(n + len(centre) + 1 if s == seat_side else n for s, n in enumerate(counts))
             value = delta + search((turn + 1) % players, -1, False, 0, 0, False, new_counts, seat_side,
                                    1 if kind == 2 else 0, left - 1, -_INF, _INF)
         else:
-            value = search((turn + 1) % players, rank, cls_2c[c], len(centre) + 1,
-                           centre_points + cls_points[c], (all_jacks or not centre) and rank == JACK,
+            value = search((turn + 1) % players, rank, classes.two_clubs[c], len(centre) + 1,
+                           centre_points + classes.points[c], (all_jacks or not centre) and rank == JACK,
                            counts, last_side, (2 if chain == 1 else 0) if not centre else 0,
                            left - 1, -_INF, _INF)
         hkeys[turn] += 1 << (4 * c)

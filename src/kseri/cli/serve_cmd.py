@@ -19,6 +19,7 @@ from kseri.cli.command import app
 if TYPE_CHECKING:  # the server's modules load when a server starts, not with every command
     from fastapi import FastAPI
 
+    from kseri.server import ServerSettings
     from kseri.server.guard import GuardedServer
     from kseri.server.limits import Limits
 
@@ -47,6 +48,9 @@ def serve_command(
         "own origin always may.")] = None,
     bot_offer: float = typer.Option(
         20.0, help="Seconds a quick-game seek waits for an opponent before a bot is offered."),
+    rated_talk: bool = typer.Option(
+        True, "--rated-talk/--no-rated-talk", help="Whether players may say table-talk phrases "
+        "in rated games (casual tables always allow them; docs/server.md)."),
     redis: str = typer.Option(
         None, "--redis", help="Run as one process of a cluster: the Redis its processes share, e.g. "
         "redis://127.0.0.1:6379/0 (default: $KSERI_REDIS_URL; none: a single process). Needs a "
@@ -65,11 +69,9 @@ def serve_command(
     log_level: str = typer.Option("warning", help="uvicorn's log level."),
 ) -> None:
     """Start the game server (HTTP, WebSocket and the web page) and print the address to open."""
-    import asyncio
     import os
 
     from kseri.server import ServerSettings, create_app, default_database_url
-    from kseri.server.db import DatabaseUnavailable, Store
     from kseri.server.guard import raise_descriptor_limit
     from kseri.server.limits import Limits
     from kseri.server.settings import REDIS_ENV
@@ -82,6 +84,7 @@ def serve_command(
                               grace=grace, ready_timeout=ready_timeout,
                               limits=bounds,
                               allowed_origins=tuple(allow_origin or ()), bot_offer=bot_offer,
+                              rated_talk=rated_talk,
                               redis_url=redis or os.environ.get(REDIS_ENV) or None, lease=lease)
     problem = settings.cluster_problem()
     if problem:
@@ -99,18 +102,7 @@ def serve_command(
         typer.echo(f"error: cannot listen on {host}:{port}: {problem}", err=True)
         raise typer.Exit(2)
 
-    async def check_database() -> None:
-        await (await Store.open(settings.database_url, shared=settings.redis_url is not None)).close()
-        if settings.redis_url is not None:
-            from kseri.server.cluster import check_redis
-
-            await check_redis(settings.redis_url)
-
-    try:
-        asyncio.run(check_database())
-    except DatabaseUnavailable as error:
-        typer.echo(f"kseri serve: {error}", err=True)
-        raise typer.Exit(1) from None
+    _check_services(settings)
     shown_host = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     shown_cluster = "" if settings.redis_url is None else f", cluster through {_safe(settings.redis_url)}"
     scheme = "https" if tls else "http"
@@ -133,6 +125,27 @@ def serve_command(
         server.run()
     if not server.started:
         raise typer.Exit(1)
+
+
+def _check_services(settings: ServerSettings) -> None:
+    """Exit with the reason unless the database (and, in a cluster, Redis) answers."""
+    import asyncio
+
+    from kseri.server.db import DatabaseUnavailable
+    from kseri.server.registry import open_store
+
+    async def check() -> None:
+        await (await open_store(settings)).close()
+        if settings.redis_url is not None:
+            from kseri.server.cluster import check_redis
+
+            await check_redis(settings.redis_url)
+
+    try:
+        asyncio.run(check())
+    except DatabaseUnavailable as error:
+        typer.echo(f"kseri serve: {error}", err=True)
+        raise typer.Exit(1) from None
 
 
 def _guarded_server(application: FastAPI, limits: Limits, proxies: tuple[str, ...],

@@ -603,16 +603,20 @@ def play_round(rules: FlatRules, policies: NDArray[np.int64], state: State, give
     if keep_owners:
         for card in range(deck_size):
             owners[card] = -1
+    hands = state.hands
+    lengths = state.lengths
+    # the random plays' stream in a local for the round (stored back when it returns): kept in
+    # the record, each draw waited on the store of the one before
+    rng = state.rng[0]
     for index in range(total):
         seat = state.turn
         policy = policies[seat]
         if policy == RANDOM:  # its hand's order does not matter: the last card takes the gap
-            length = state.lengths[seat]
-            rng, position = draw(state.rng[0], length)
-            state.rng[0] = rng
-            card = state.hands[seat, position]
-            state.hands[seat, position] = state.hands[seat, length - 1]
-            state.hands[seat, length - 1] = card
+            length = lengths[seat]
+            rng, position = draw(rng, length)
+            card = hands[seat, position]
+            hands[seat, position] = hands[seat, length - 1]
+            hands[seat, length - 1] = card
             position = length - 1
         elif policy == GREEDY:
             position = greedy_choice(rules, state)
@@ -621,13 +625,14 @@ def play_round(rules: FlatRules, policies: NDArray[np.int64], state: State, give
         else:
             wanted = given[index]
             position = -1
-            for k in range(state.lengths[seat]):
-                if state.hands[seat, k] == wanted:
+            for k in range(lengths[seat]):
+                if hands[seat, k] == wanted:
                     position = k
                     break
             if position < 0:
+                state.rng[0] = rng
                 return index
-        card = state.hands[seat, position]
+        card = hands[seat, position]
         plays[index] = card
         taken = play_card(rules, state, position)
         if keep_owners and taken:
@@ -635,6 +640,7 @@ def play_round(rules: FlatRules, policies: NDArray[np.int64], state: State, give
             owners[card] = side
             for k in range(taken - 1):
                 owners[state.pile[k]] = side
+    state.rng[0] = rng
     if keep_owners and state.swept:
         side = rules.side_of[state.last_capturer]
         for k in range(state.pile_len):

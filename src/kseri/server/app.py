@@ -9,16 +9,17 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from kseri.server import db
+from kseri.server import moderation
 from kseri.server.api import ROUTERS
 from kseri.server.api.answers import HANDLERS
 from kseri.server.api.pages import mount_assets
 from kseri.server.api.tables import Allowances
+from kseri.server.challenges import Challenges
 from kseri.server.daily import Daily
 from kseri.server.limits import BodyLimit, SecurityHeaders
 from kseri.server.metrics import Health, Metrics, database_check
 from kseri.server.players import Players
-from kseri.server.registry import PassOn, open_registry
+from kseri.server.registry import PassOn, open_registry, open_store
 from kseri.server.room import GameTable
 from kseri.server.settings import ServerSettings
 
@@ -29,17 +30,22 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     (``app.state.players``) for the application's lifetime."""
     state = app.state
     settings: ServerSettings = state.settings
-    store = await db.Store.open(settings.database_url, shared=settings.redis_url is not None)
+    store = await open_store(settings)
 
     async def match_over(table: GameTable) -> None:  # the players' layer rates it
         await state.players.match_over(table)
 
+    async def may_talk(user: str) -> bool:  # table talk, unless a moderator muted the account
+        return "mute" not in await moderation.sanctions_of(store, user)
+
     tables = open_registry(store, settings, match_over, app)
+    tables.may_talk = may_talk
     store.on_commit = state.metrics.observe_commit
     state.health.checks.append(database_check(store))
     state.players = Players(store, tables, state.allowances.tables)
     state.tables = tables
     state.daily = Daily(store, tables.search)
+    state.challenges = Challenges(store)
     await tables.start(state.metrics, state.health)
     state.players.start()
     try:

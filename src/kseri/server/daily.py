@@ -107,16 +107,17 @@ def clock() -> datetime:
     return datetime.now(UTC)
 
 
-def bot_seed(day: str, rules: str, index: int, plays: int) -> int:
-    """A bot's seed: only the deal (day, family, round) and how many plays came before."""
-    text = f"daily-bot:{day}:{rules}:{index}:{plays}"
+def bot_seed(kind: str, cut: str, index: int, plays: int) -> int:
+    """A bot's seed: only the deal (the set's kind and cut, the deal's index) and how many plays
+    came before (a daily's cut is ``DAY:FAMILY``, a challenge's its id)."""
+    text = f"{kind}-bot:{cut}:{index}:{plays}"
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "big")
 
 
-def deal_match(rules: Rules, day: str, family: str, index: int, seed: str) -> Match:
-    """Round ``index`` of a day's set, as a one-round match: the player (seat 0) leads."""
+def deal_match(rules: Rules, kind: str, cut: str, index: int, seed: str) -> Match:
+    """Deal ``index`` of a set, as a one-round match: the player (seat 0) leads."""
     dealer = rules.players - 1
-    return Match(rules, seed=f"daily:{day}:{family}:{index}", deal=Deal.shuffle(rules, dealer, seed))
+    return Match(rules, seed=f"{kind}:{cut}:{index}", deal=Deal.shuffle(rules, dealer, seed))
 
 
 def result_of(match: Match) -> int:
@@ -130,17 +131,15 @@ def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-@dataclass
-class Attempt:
-    """One player's go at a day's set: the deals so far, rebuilt from the player's plays."""
+@dataclass(kw_only=True)
+class DealSet:
+    """A set of deals played alone at seat 0 against seeded bots (a daily attempt, one side of a
+    challenge): the deals so far, rebuilt from the plays. The bots' choices depend only on the
+    set (``kind``, ``cut``), the deal and the plays before (:func:`bot_seed`)."""
 
-    id: str
-    day: str
+    kind: str
+    cut: str
     family: str
-    name: str
-    user_id: str | None
-    ranked: bool
-    token_hash: str
     seeds: list[str]
     plays: list[str] = field(default_factory=list)
     """Every card played in the set, bots' included, in order."""
@@ -167,7 +166,7 @@ class Attempt:
         """Open the next deal when the current one is over."""
         if not self.matches or (self.current.is_round_over() and len(self.matches) < len(self.seeds)):
             index = len(self.matches)
-            self.matches.append(deal_match(self.rules, self.day, self.family, index, self.seeds[index]))
+            self.matches.append(deal_match(self.rules, self.kind, self.cut, index, self.seeds[index]))
 
     def apply(self, card: str) -> None:
         """One play of whoever's turn it is (a bad card raises and changes nothing)."""
@@ -183,8 +182,57 @@ class Attempt:
         """The bot's choice at the turn (seeded by the deal and the plays)."""
         match = self.current
         assert match.turn is not None
-        seed = bot_seed(self.day, self.family, len(self.matches) - 1, len(match.plays[-1]))
+        seed = bot_seed(self.kind, self.cut, len(self.matches) - 1, len(match.plays[-1]))
         return str(make_agent(BOT_LEVEL, seed=seed).choose(match.view(match.turn)))
+
+    def replay(self, plays: list[str]) -> None:
+        """Deal the set and play ``plays`` (stored ones), then the bots up to the player's turn
+        (a bot's lead is never stored: it follows from the deal)."""
+        self.plays, self.matches = [], []
+        self.advance()
+        for card in plays:
+            self.apply(card)
+        while self.bot_due():
+            self.apply(self.bot_play())
+
+    def play_card(self, card: str) -> None:
+        """The player's card, then the bots' answers up to the player's turn or the end; a card
+        that is not legal raises :class:`ValueError` and changes nothing."""
+        before = self.plays[:]
+        try:
+            if Card(card) not in self.current.legal_plays():
+                raise ValueError(f"{card} is not a legal play here")
+            self.apply(card)
+            while self.bot_due():
+                self.apply(self.bot_play())
+        except ValueError:
+            self.replay(before)
+            raise
+
+    def state(self) -> dict[str, Any]:
+        """What the player sees: the deal in play from seat 0, the results so far."""
+        return {"round": len(self.matches) - 1, "rounds": len(self.seeds), "results": self.results(),
+                "finished": self.finished, "view": view_to_json(self.current.view(0))}
+
+
+@dataclass(kw_only=True)
+class Attempt(DealSet):
+    """One player's go at a day's set."""
+
+    id: str
+    day: str
+    name: str
+    user_id: str | None
+    ranked: bool
+    token_hash: str
+
+
+def daily_attempt(attempt_id: str, day: str, family: str, secret: str, *, name: str, user_id: str | None,
+                  ranked: bool, token_hash: str) -> Attempt:
+    """A daily attempt at a day's set, not dealt yet (:meth:`DealSet.replay` deals it)."""
+    return Attempt(kind="daily", cut=f"{day}:{family}", family=family, id=attempt_id, day=day,
+                   seeds=fairness.daily_seeds(secret, day, family, ROUNDS), name=name, user_id=user_id,
+                   ranked=ranked, token_hash=token_hash)
 
 
 class Daily:
@@ -264,9 +312,9 @@ class Daily:
         row = await self._open_today(day, family)
         ranked = user is not None
         token = secrets.token_urlsafe(24)
-        attempt = Attempt(secrets.token_hex(8), day, family, user[1] if user else (name or "Guest"),
-                          user[0] if user else None, ranked, _hash(token),
-                          fairness.daily_seeds(row["secret"], day, family, ROUNDS))
+        attempt = daily_attempt(secrets.token_hex(8), day, family, row["secret"],
+                                name=user[1] if user else (name or "Guest"),
+                                user_id=user[0] if user else None, ranked=ranked, token_hash=_hash(token))
         try:
             async with self.store.engine.begin() as connection:
                 await connection.execute(insert(attempts).values(
@@ -276,9 +324,7 @@ class Daily:
         except IntegrityError:
             raise ApiError(409, "daily-taken", f"you have already played the {family} daily of {day}; "
                            "one ranked attempt per day (come back tomorrow)") from None
-        attempt.advance()
-        while attempt.bot_due():  # where the rules let a bot lead, it does before the first answer
-            attempt.apply(attempt.bot_play())
+        attempt.replay([])  # where the rules let a bot lead, it does before the first answer
         self.live[attempt.id] = attempt
         self._master_task(day, family, attempt.seeds)
         return attempt, token
@@ -300,14 +346,10 @@ class Daily:
             return None
         day_row = await self._day_row(row["day"], row["rules"], open_it=False)
         assert day_row is not None
-        attempt = Attempt(row["id"], row["day"], row["rules"], row["name"], row["user_id"],
-                          row["ranked_user"] is not None, row["token_hash"],
-                          fairness.daily_seeds(day_row["secret"], row["day"], row["rules"], ROUNDS))
-        attempt.advance()
-        for card in json.loads(row["plays"]):
-            attempt.apply(card)
-        while attempt.bot_due():  # a bot's lead, never stored: it follows from the deal
-            attempt.apply(attempt.bot_play())
+        attempt = daily_attempt(row["id"], row["day"], row["rules"], day_row["secret"], name=row["name"],
+                                user_id=row["user_id"], ranked=row["ranked_user"] is not None,
+                                token_hash=row["token_hash"])
+        attempt.replay(json.loads(row["plays"]))
         if not attempt.finished:
             self.live[attempt.id] = attempt
         return attempt
@@ -320,15 +362,9 @@ class Daily:
                 raise ApiError(409, "daily-finished", "this attempt is over: every deal has been played")
             if attempt.day != self.today():
                 raise ApiError(409, "day-closed", f"the daily of {attempt.day} has closed")
-            before = len(attempt.plays)
             try:
-                if Card(card) not in attempt.current.legal_plays():
-                    raise ValueError(f"{card} is not a legal play here")
-                attempt.apply(card)
-                while attempt.bot_due():
-                    attempt.apply(attempt.bot_play())
+                attempt.play_card(card)
             except ValueError as error:
-                await self._rebuild(attempt, before)
                 raise ApiError(422, "bad-play", str(error), field="card") from None
             results = attempt.results() if attempt.finished else None
             async with self.store.engine.begin() as connection:
@@ -338,20 +374,10 @@ class Daily:
             if attempt.finished:
                 self.live.pop(attempt.id, None)  # read back from the store from now on
 
-    async def _rebuild(self, attempt: Attempt, plays: int) -> None:
-        kept = attempt.plays[:plays]
-        attempt.plays, attempt.matches = [], []
-        attempt.advance()
-        for card in kept:
-            attempt.apply(card)
-
     def state(self, attempt: Attempt) -> dict[str, Any]:
         """What the player sees: the deal in play from seat 0, the results so far."""
-        match = attempt.current
         return {"id": attempt.id, "day": attempt.day, "rules": attempt.family, "ranked": attempt.ranked,
-                "name": attempt.name, "round": len(attempt.matches) - 1, "rounds": len(attempt.seeds),
-                "results": attempt.results(), "finished": attempt.finished,
-                "view": view_to_json(match.view(0))}
+                "name": attempt.name} | attempt.state()
 
     # -- the master ----------------------------------------------------------------------------
 
@@ -374,14 +400,15 @@ class Daily:
             if index in stored:
                 found.append(stored[index])
                 continue
-            match = deal_match(Rules.from_spec(family), day, family, index, seed)
+            cut = f"{day}:{family}"
+            match = deal_match(Rules.from_spec(family), "daily", cut, index, seed)
             while not match.is_round_over():
                 seat = match.turn
                 assert seat is not None
                 if seat == 0:
-                    card = await self.search.choose(level, bot_seed(day, family, index, -1), match.view(0))
+                    card = await self.search.choose(level, bot_seed("daily", cut, index, -1), match.view(0))
                 else:
-                    chosen = bot_seed(day, family, index, len(match.plays[-1]))
+                    chosen = bot_seed("daily", cut, index, len(match.plays[-1]))
                     card = await self.search.choose(BOT_LEVEL, chosen, match.view(seat))
                 match.play(card)
             found.append(result_of(match))
@@ -474,9 +501,7 @@ class Daily:
                            f"({a.family} of {a.day}, {b.family} of {b.day})")
         if not (a.finished and b.finished):
             raise ApiError(409, "daily-unfinished", "both attempts must be finished to be compared")
-        deals = [compare_deal(x, y) for x, y in zip(a.matches, b.matches, strict=True)]
-        return {"day": a.day, "rules": a.family, "names": [a.name, b.name], "deals": deals,
-                "difference": sum(d["difference"] for d in deals)}
+        return {"day": a.day, "rules": a.family, "names": [a.name, b.name]} | side_by_side(a, b)
 
     async def record(self, attempt_id: str, user_id: str | None, token: str | None) -> list[dict[str, Any]]:
         """An attempt's deals as game records (``kseri verify`` checks them): its owner's once
@@ -544,6 +569,13 @@ def compare_deal(first: Match, second: Match) -> dict[str, Any]:
     parted = next((i for i, (x, y) in enumerate(zip(*plays, strict=False)) if x != y), None)
     results = [result_of(first), result_of(second)]
     return {"plays": plays, "parted": parted, "results": results, "difference": results[0] - results[1]}
+
+
+def side_by_side(first: DealSet, second: DealSet) -> dict[str, Any]:
+    """Two finished sets of the same deals compared deal by deal (:func:`compare_deal`), and
+    the difference summed (what the first gained on the second)."""
+    deals = [compare_deal(x, y) for x, y in zip(first.matches, second.matches, strict=True)]
+    return {"deals": deals, "difference": sum(d["difference"] for d in deals)}
 
 
 def streak(played: set[str], today: str) -> int:

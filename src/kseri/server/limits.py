@@ -56,6 +56,9 @@ class Limits:
     hints_per_minute: float = 30.0
     """Hint requests one seat may make a minute, over all its connections (answers for a turn
     already computed are free)."""
+    talk_per_minute: float = 6.0
+    """Table-talk phrases one seat may say a minute, over all its connections (half as many at
+    once)."""
     max_backlog: int = 200
     """The most missed states a reconnecting client is sent one by one; further behind, it gets
     the latest state alone."""

@@ -24,6 +24,7 @@ ERROR_CODES = (
     "bad-json", "bad-message", "unsupported-protocol", "bad-token", "not-seated",
     "not-your-turn", "not-in-hand", "stale", "not-playing", "too-large", "throttled",
     "hints-off", "no-such-table", "server-error", "too-many-connections", "busy",
+    "unknown-phrase", "talk-off",
 )
 """Every ``code`` an ``error`` message may carry."""
 
@@ -85,6 +86,13 @@ class Hint(_Message):
     type: Literal["hint"]
 
 
+class Say(_Message):
+    """Say a table-talk phrase, by its id (``server/talk.py``: ``PHRASES``)."""
+
+    type: Literal["say"]
+    phrase: Annotated[str, Field(min_length=1, max_length=32)]
+
+
 class Ping(_Message):
     """Keep-alive."""
 
@@ -105,7 +113,7 @@ class Sync(_Message):
     type: Literal["sync"]
 
 
-Request = Hello | Play | Ready | Hint | Ping | Show | Sync
+Request = Hello | Play | Ready | Hint | Say | Ping | Show | Sync
 """Every message a client may send."""
 ClientMessage = Annotated[Request, Field(discriminator="type")]
 _client_message: TypeAdapter[Request] = TypeAdapter(ClientMessage)
@@ -140,10 +148,13 @@ class Welcome:
 
     table: JSON
     seat: int | None
+    talk: bool
+    """Whether the table's players may say phrases (off in rated games when the server says so)."""
     protocol: int = PROTOCOL
 
     def encode(self) -> str:
-        return dumps({"type": "welcome", "protocol": self.protocol, "table": self.table, "seat": self.seat})
+        return dumps({"type": "welcome", "protocol": self.protocol, "table": self.table, "seat": self.seat,
+                      "talk": self.talk})
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,6 +222,17 @@ class HintValues:
 
 
 @dataclass(frozen=True, slots=True)
+class Said:
+    """A seat said a table-talk phrase (its id; each client shows it in its own language)."""
+
+    seat: int
+    phrase: str
+
+    def encode(self) -> str:
+        return dumps({"type": "said", "seat": self.seat, "phrase": self.phrase})
+
+
+@dataclass(frozen=True, slots=True)
 class Pong:
     """Keep-alive answered."""
 
@@ -229,5 +251,5 @@ class Error:
         return dumps({"type": "error", "code": self.code, "message": self.message})
 
 
-ServerMessage = Welcome | State | Delta | Shown | Presence | HintValues | Pong | Error
+ServerMessage = Welcome | State | Delta | Shown | Presence | HintValues | Said | Pong | Error
 """Every message the server sends on a table's WebSocket."""

@@ -37,6 +37,7 @@ from kseri.server.relay import CUT_OFF, Relay
 from kseri.server.room import UNFENCED, Fence, Finished, GameTable
 from kseri.server.seats import SeatState
 from kseri.server.settings import ServerSettings
+from kseri.server.talk import MayTalk, allow_everyone
 from kseri.server.workers import SearchPool
 
 log = logging.getLogger("kseri.server")
@@ -57,6 +58,9 @@ class TableRegistry(ABC):
         self.search = search
         self.finished = finished
         """Told of each match played or abandoned to its end (the ratings)."""
+        self.may_talk: MayTalk = allow_everyone
+        """Whether an account may say table-talk phrases, asked by every table opened from now
+        on (``server/talk.py``; the application wires moderation's mute here)."""
         self.live: dict[str, GameTable] = {}
         self._loading = asyncio.Lock()
         self._listeners: list[Callable[[Change], None]] = []
@@ -156,7 +160,8 @@ class TableRegistry(ABC):
                 stored = await self.store.load(table_id)
                 if stored is not None:
                     restored = GameTable.restore(stored, self.store, self.settings, self.search,
-                                                 fence=fence, finished=self.finished)
+                                                 fence=fence, finished=self.finished,
+                                                 may_talk=self.may_talk)
             finally:
                 if restored is None:  # not held for nothing
                     with suppress(Exception):
@@ -182,7 +187,7 @@ class TableRegistry(ABC):
             table, batch = GameTable.new(table_id, rules, seats, casual=casual, public=public, clock=clock,
                                          store=self.store, settings=self.settings, search=self.search,
                                          rematch_of=rematch_of, rated=rated, fence=fence,
-                                         finished=self.finished)
+                                         finished=self.finished, may_talk=self.may_talk)
             await self.store.write(batch)
         except Exception:
             self._dropped(table_id)
@@ -404,6 +409,12 @@ class LeasedRegistry(TableRegistry):
                 log.warning("SIGTERM: handing %d tables over", len(cluster.leases.owned))
 
         asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, on_sigterm)
+
+
+async def open_store(settings: ServerSettings) -> db.Store:
+    """The store these settings ask for: shared by a cluster's processes (each table under a
+    lease) with a cluster's Redis, else this process's alone (:meth:`db.Store.open`)."""
+    return await db.Store.open(settings.database_url, shared=settings.redis_url is not None)
 
 
 def open_registry(store: db.Store, settings: ServerSettings, finished: Finished | None,

@@ -1,6 +1,6 @@
 """One game table in the server: its seats, its live match, and the requests that change it.
 
-A :class:`GameTable` takes requests (a hello, a play, a ready, a hint), applies the resulting
+A :class:`GameTable` takes requests (a hello, a play, a ready, a hint, a phrase), applies the resulting
 events to its match, commits them (:class:`~kseri.server.eventlog.EventLog`, sealed by its
 :class:`Fence`), and only then tells its audience (:class:`~kseri.server.audience.Audience`),
 each connection with the view of its own seat; its clock
@@ -42,6 +42,7 @@ from kseri.server.protocol import (
     ProtocolError,
     Ready,
     Request,
+    Say,
     Show,
     Shown,
     Sync,
@@ -50,6 +51,7 @@ from kseri.server.protocol import (
 )
 from kseri.server.seats import SeatState, hash_token, new_token
 from kseri.server.settings import ServerSettings
+from kseri.server.talk import MayTalk, Talk, allow_everyone
 from kseri.server.workers import SearchPool
 
 log = logging.getLogger("kseri.server")
@@ -97,7 +99,8 @@ class GameTable:
 
     def __init__(self, table_id: str, row: dict[str, Any], seats: list[SeatState],
                  rounds: list[RoundSecret], store: db.Store, settings: ServerSettings,
-                 search: SearchPool, *, fence: Fence = UNFENCED, finished: Finished | None = None) -> None:
+                 search: SearchPool, *, fence: Fence = UNFENCED, finished: Finished | None = None,
+                 may_talk: MayTalk = allow_everyone) -> None:
         self.id = table_id
         self.rules = Rules.from_options(json.loads(row["rules"]))
         self.rules_json = self.rules.options()
@@ -125,6 +128,8 @@ class GameTable:
         self.search = search
         self._bot_seed = secrets.randbits(32)
         self.hints = Hints(settings, search)
+        self.talk = Talk(settings, self.rated, may_talk)
+        """The table talk: fixed phrases, told to everyone, never stored."""
         self.fence = fence
         """Guards each commit (in a cluster, the lease's fencing number)."""
 
@@ -153,13 +158,13 @@ class GameTable:
     @classmethod
     def restore(cls, stored: db.StoredTable, store: db.Store, settings: ServerSettings,
                 search: SearchPool, *, fence: Fence = UNFENCED,
-                finished: Finished | None = None) -> GameTable:
+                finished: Finished | None = None, may_talk: MayTalk = allow_everyone) -> GameTable:
         """Rebuild a table from the database by replaying its log through the engine."""
         seats = [SeatState(s["kind"], s["level"], s["name"], s["token_hash"], s.get("user_id"))
                  for s in stored.seats]
         rounds = [RoundSecret(r["secret"], r["commitment"], r["dealer"]) for r in stored.rounds]
         table = cls(stored.row["id"], stored.row, seats, rounds, store, settings, search,
-                    fence=fence, finished=finished)
+                    fence=fence, finished=finished, may_talk=may_talk)
         table.log.replay(stored.events)
         table._resume_clock()
         return table
@@ -168,14 +173,16 @@ class GameTable:
     def new(cls, table_id: str, rules: Rules, seats: list[SeatState], *, casual: bool, public: bool,
             clock: int | None, store: db.Store, settings: ServerSettings, search: SearchPool,
             rematch_of: str | None = None, rated: bool = False, fence: Fence = UNFENCED,
-            finished: Finished | None = None) -> tuple[GameTable, db.Batch]:
+            finished: Finished | None = None,
+            may_talk: MayTalk = allow_everyone) -> tuple[GameTable, db.Batch]:
         """A new table and the batch that stores it (sealed by its ``fence``)."""
         first_dealer = secrets.randbelow(rules.players)
         row = {"id": table_id, "created": time.time(), "rules": dumps(rules.options()),
                "casual": casual, "public": public, "clock": clock, "first_dealer": first_dealer,
                "finished": False, "rematch_of": rematch_of, "rematch": None, "rated": rated}
         fair = RoundSecret.fresh(first_dealer)
-        table = cls(table_id, row, seats, [fair], store, settings, search, fence=fence, finished=finished)
+        table = cls(table_id, row, seats, [fair], store, settings, search, fence=fence, finished=finished,
+                    may_talk=may_talk)
         table._resume_clock()
         batch = db.Batch()
         batch.insert(db.tables, **row)
@@ -286,6 +293,11 @@ class GameTable:
         if isinstance(message, Hint):
             connection.send(await self._hint(connection.seat))
             return
+        if isinstance(message, Say):
+            seat = connection.seat
+            user = None if seat is None else self.seats[seat].user or connection.user
+            self.audience.tell((await self.talk.say(seat, user, message.phrase)).encode())
+            return
         if isinstance(message, Show | Sync):
             if isinstance(message, Sync) and connection.protocol != LEAN:
                 raise ProtocolError("bad-message", "sync is protocol 2's: a v1 client gets every state")
@@ -369,7 +381,7 @@ class GameTable:
             backlog = ([self.audience.full(connection)] if message.protocol == LEAN
                        else self.audience.backlog(seat, message.since))
             connection.joined = True
-            connection.send(Welcome(self.table_json(), seat, message.protocol))
+            connection.send(Welcome(self.table_json(), seat, self.talk.allowed, message.protocol))
             for text in backlog:
                 connection.send_text(text)
             self.audience.connections.add(connection)

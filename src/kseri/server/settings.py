@@ -49,6 +49,9 @@ class ServerSettings:
     redis_url: str | None = None
     """The Redis through which a cluster's processes talk (``None``: one process alone;
     ``server/cluster.py``, ``docs/server.md``)."""
+    rated_talk: bool = True
+    """Whether players may say table-talk phrases in rated games (``server/talk.py``); casual
+    tables always allow them."""
     lease: float = 4.0
     """Seconds a cluster's process holds a table without renewing its lease: an owner that
     died or hung loses its tables this long after its last renewal."""

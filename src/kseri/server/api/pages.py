@@ -18,8 +18,8 @@ PLACEHOLDER_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"
 <a href="/docs">/docs</a>.</p></body></html>"""
 
 PAGES = ("/", "/t/{table_id}", "/daily", "/daily/{family}", "/daily/{family}/{day}",
-         "/daily/versus/{first}/{second}", "/account", "/p/{username}", "/leaderboard",
-         "/leaderboard/{family}", "/puzzles")
+         "/daily/versus/{first}/{second}", "/challenges", "/challenges/{challenge_id}", "/account",
+         "/p/{username}", "/leaderboard", "/leaderboard/{family}", "/puzzles")
 """The page's own addresses (docs/players.md)."""
 
 router = APIRouter(include_in_schema=False)

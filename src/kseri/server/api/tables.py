@@ -36,7 +36,9 @@ class Allowances:
         self.sockets = Counter(limits.connections_per_address)
 
 
-def _tables(request: Request) -> TableRegistry:
+async def _tables(request: Request) -> TableRegistry:
+    """The process's tables (a coroutine: FastAPI runs a plain function dependency in a worker
+    thread, a hop per request, measured in ``benchmarks/server.py``'s CPU per play)."""
     tables: TableRegistry = request.app.state.tables
     return tables
 

@@ -1,7 +1,8 @@
 // The page: loads translations and the deck, then shows the lobby (/), a table (/t/ID), a
-// finished table's replay (/t/ID#replay; with the master's analysis at once: #analysis), the puzzles (/puzzles) or the tutorial (/#learn). Language and suit colours are switchable in the top bar.
+// finished table's replay (/t/ID#replay; with the master's analysis at once: #analysis), the puzzles (/puzzles), the daily deal (/daily), duplicate challenges (/challenges) or the tutorial (/#learn). Language and suit colours are switchable in the top bar.
 import { applyI18n, availableLanguages, currentLanguage, loadI18n, setLanguage } from "./i18n.js";
 import { loadDeck } from "./cards.js";
+import { ChallengeScreen, ChallengesScreen } from "./challenges.js";
 import { DailyScreen, DailyVersusScreen } from "./daily.js";
 import { LearnScreen } from "./learn.js";
 import { LobbyScreen } from "./lobby.js";
@@ -23,8 +24,11 @@ function route() {
   const board = location.pathname.match(/^\/leaderboard(?:\/([^/]+))?\/?$/);
   const daily = location.pathname.match(/^\/daily(?:\/([a-z]+)(?:\/(\d{4}-\d\d-\d\d))?)?\/?$/);
   const versus = location.pathname.match(/^\/daily\/versus\/(\w+)\/(\w+)\/?$/);
+  const challenge = location.pathname.match(/^\/challenges\/(\w+)\/?$/);
   if (location.pathname === "/account") screen = new AccountScreen(root);
   else if (location.pathname === "/puzzles") screen = new PuzzleScreen(root);
+  else if (/^\/challenges\/?$/.test(location.pathname)) screen = new ChallengesScreen(root);
+  else if (challenge) screen = new ChallengeScreen(root, challenge[1]);
   else if (versus) screen = new DailyVersusScreen(root, versus[1], versus[2]);
   else if (daily) screen = new DailyScreen(root, daily[1] || null, daily[2] || null);
   else if (profile) screen = new ProfileScreen(root, decodeURIComponent(profile[1]));

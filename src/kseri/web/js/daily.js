@@ -27,8 +27,54 @@ function hold(day, family, attempt) {
   localStorage.setItem(HELD_KEY, JSON.stringify(all));
 }
 
-function signed(n) {
+/** A result with its sign (+3, 0, -2). */
+export function signed(n) {
   return n > 0 ? `+${n}` : String(n);
+}
+
+/** Load the daily's style sheet (the challenges' pages use it too). */
+export function useDailyStyle() {
+  if (!document.getElementById(STYLE_ID)) {
+    document.head.append(h("link", { rel: "stylesheet", href: "/static/css/daily.css", id: STYLE_ID }));
+  }
+}
+
+/** A set's deal in play from the player's seat (a daily attempt's or a challenge's state):
+ * the deal's number, the results so far, the centre, the points and the hand, whose cards call
+ * onPlay(card) when `playable`. */
+export function dealPanel(state, playable, onPlay) {
+  const view = state.view;
+  const mine = view.turn === 0 && playable;
+  return h("section", { class: "panel daily-play", "aria-labelledby": "daily-deal" },
+    h("h2", { id: "daily-deal" }, t("daily.deal", { n: state.round + 1, of: state.rounds })),
+    h("p", { class: "daily-so-far" }, state.results.length
+      ? t("daily.soFar", { results: state.results.map(signed).join(", ") }) : t("daily.first")),
+    h("div", { class: "daily-centre", "aria-label": t("daily.centre") },
+      view.centre_top ? h("span", { class: "daily-card", role: "img", "aria-label": cardName(view.centre_top) },
+        cardSvg(view.centre_top)) : h("span", { class: "daily-empty" }, t("daily.emptyCentre")),
+      h("span", { class: "daily-count" }, t("daily.centreSize", { n: view.centre_size }))),
+    h("p", { class: "daily-points" }, t("daily.points", {
+      mine: view.captured_sizes[0], theirs: view.captured_sizes.slice(1).join(", ") })),
+    h("div", { class: "daily-hand", role: "group", "aria-label": t("daily.hand") },
+      view.hand.map((card) => h("button", {
+        type: "button", class: "daily-card daily-hand-card", "data-card": card, disabled: !mine,
+        title: cardShort(card), onclick: () => onPlay(card),
+      }, h("span", { class: "visually-hidden" }, cardName(card)), cardSvg(card)))));
+}
+
+/** A deal played by two players side by side (a compared deal of a daily's or a challenge's
+ * versus answer): both players' plays, the first where they parted marked, the results. */
+export function versusDeal(deal, i, a, b) {
+  const rows = Math.max(deal.plays[0].length, deal.plays[1].length);
+  const cell = (play) => (play ? h("td", { title: cardName(play[1]) },
+    play[0] === 0 ? h("strong", {}, cardShort(play[1])) : cardShort(play[1])) : h("td", {}));
+  return h("div", { class: "daily-versus-deal" },
+    h("h3", {}, t("daily.dealN", { n: i + 1 }), " ", t("daily.results", { a: signed(deal.results[0]),
+      b: signed(deal.results[1]) }), " ", deal.parted === null ? t("daily.alike") : t("daily.parted", { n: deal.parted + 1 })),
+    h("table", { class: "daily-table daily-side-by-side" },
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, a), h("th", { scope: "col" }, b))),
+      h("tbody", {}, Array.from({ length: rows }, (_, n) => h("tr", { class: n === deal.parted ? "daily-parted" : null },
+        h("td", {}, n + 1), cell(deal.plays[0][n]), cell(deal.plays[1][n]))))));
 }
 
 export class DailyScreen {
@@ -44,9 +90,7 @@ export class DailyScreen {
   }
 
   async start() {
-    if (!document.getElementById(STYLE_ID)) {
-      document.head.append(h("link", { rel: "stylesheet", href: "/static/css/daily.css", id: STYLE_ID }));
-    }
+    useDailyStyle();
     await this.load();
   }
 
@@ -150,23 +194,7 @@ export class DailyScreen {
   }
 
   renderPlay(state) {
-    const view = state.view;
-    const mine = view.turn === 0 && !this.busy;
-    return h("section", { class: "panel daily-play", "aria-labelledby": "daily-deal" },
-      h("h2", { id: "daily-deal" }, t("daily.deal", { n: state.round + 1, of: state.rounds })),
-      h("p", { class: "daily-so-far" }, state.results.length
-        ? t("daily.soFar", { results: state.results.map(signed).join(", ") }) : t("daily.first")),
-      h("div", { class: "daily-centre", "aria-label": t("daily.centre") },
-        view.centre_top ? h("span", { class: "daily-card", role: "img", "aria-label": cardName(view.centre_top) },
-          cardSvg(view.centre_top)) : h("span", { class: "daily-empty" }, t("daily.emptyCentre")),
-        h("span", { class: "daily-count" }, t("daily.centreSize", { n: view.centre_size }))),
-      h("p", { class: "daily-points" }, t("daily.points", {
-        mine: view.captured_sizes[0], theirs: view.captured_sizes.slice(1).join(", ") })),
-      h("div", { class: "daily-hand", role: "group", "aria-label": t("daily.hand") },
-        view.hand.map((card) => h("button", {
-          type: "button", class: "daily-card daily-hand-card", "data-card": card, disabled: !mine,
-          title: cardShort(card), onclick: () => this.play(card),
-        }, h("span", { class: "visually-hidden" }, cardName(card)), cardSvg(card)))));
+    return dealPanel(state, !this.busy, (card) => this.play(card));
   }
 
   renderScore(state) {
@@ -243,9 +271,7 @@ export class DailyVersusScreen {
   }
 
   async start() {
-    if (!document.getElementById(STYLE_ID)) {
-      document.head.append(h("link", { rel: "stylesheet", href: "/static/css/daily.css", id: STYLE_ID }));
-    }
+    useDailyStyle();
     try {
       this.data = await api("GET", `/api/daily/attempts/${this.first}/versus/${this.second}`);
     } catch (error) {
@@ -270,21 +296,8 @@ export class DailyVersusScreen {
         h("h2", { id: "daily-versus-title" }, t("daily.versusTitle", { a, b, rules: presetName(data.rules), day: data.day })),
         h("p", { class: "daily-gain", id: "daily-gain" }, t("daily.gained", { name: data.difference >= 0 ? a : b,
           n: Math.abs(data.difference) })),
-        data.deals.map((deal, i) => this.renderDeal(deal, i, a, b))));
+        data.deals.map((deal, i) => versusDeal(deal, i, a, b))));
     }
     this.root.replaceChildren(h("main", { class: "daily", id: "daily" }, body));
-  }
-
-  renderDeal(deal, i, a, b) {
-    const rows = Math.max(deal.plays[0].length, deal.plays[1].length);
-    const cell = (play) => (play ? h("td", { title: cardName(play[1]) },
-      play[0] === 0 ? h("strong", {}, cardShort(play[1])) : cardShort(play[1])) : h("td", {}));
-    return h("div", { class: "daily-versus-deal" },
-      h("h3", {}, t("daily.dealN", { n: i + 1 }), " ", t("daily.results", { a: signed(deal.results[0]),
-        b: signed(deal.results[1]) }), " ", deal.parted === null ? t("daily.alike") : t("daily.parted", { n: deal.parted + 1 })),
-      h("table", { class: "daily-table daily-side-by-side" },
-        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, a), h("th", { scope: "col" }, b))),
-        h("tbody", {}, Array.from({ length: rows }, (_, n) => h("tr", { class: n === deal.parted ? "daily-parted" : null },
-          h("td", {}, n + 1), cell(deal.plays[0][n]), cell(deal.plays[1][n]))))));
   }
 }

@@ -1,6 +1,7 @@
 // The lobby: a new game against bots or friends (rule set and options explained in words),
 // the open tables to join or watch, and a saved record to replay.
 import { api, heldSeats, holdSeat, playerName, setPlayerName } from "./api.js";
+import { invitationsBox, loadInvitations } from "./challenges.js";
 import { h, navigate } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { openRulesHelp, presetName } from "./rules-help.js";
@@ -81,6 +82,8 @@ export class LobbyScreen {
     if (this.presets) this.quick.start(this.presets);
     this.poll();
     this.findOwnGames();
+    this.invitations = await loadInvitations();
+    if (this.invitations.length) this.render();
   }
 
   /** The unfinished games this browser holds a seat in (the most recent first). */
@@ -230,7 +233,9 @@ export class LobbyScreen {
         h("h1", { class: "lobby-title" }, t("lobby.title")),
         h("p", { class: "lobby-intro" }, t("lobby.intro"), " ", h("a", { class: "button learn-link", id: "learn-link", href: "/#learn" }, t("lobby.learn")), " ",
           h("a", { class: "button learn-link", id: "puzzles-link", href: "/puzzles" }, t("lobby.puzzles")), " ",
-          h("a", { class: "button daily-link", id: "daily-link", href: "/daily", onclick: (e) => { e.preventDefault(); navigate("/daily"); } }, t("lobby.daily"))),
+          h("a", { class: "button daily-link", id: "daily-link", href: "/daily", onclick: (e) => { e.preventDefault(); navigate("/daily"); } }, t("lobby.daily")), " ",
+          h("a", { class: "button daily-link", id: "challenges-link", href: "/challenges", onclick: (e) => { e.preventDefault(); navigate("/challenges"); } }, t("lobby.challenges"))),
+        invitationsBox(this.invitations),
         h("section", { class: "quick-start" },
           h("button", { type: "button", class: "primary big", id: "quick-play", disabled: this.busy || !this.presets, onclick: () => this.quickPlay() },
             t("lobby.quickPlay")),

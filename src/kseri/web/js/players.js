@@ -204,7 +204,7 @@ export class QuickGame {
     this.element.replaceChildren(
       h("h2", { id: "quick-game-title" }, t(this.wantsRated() ? "quick.title" : "quick.titleCasual")),
       h("p", { class: "muted" }, t(this.wantsRated() ? "quick.help" : "quick.helpCasual")),
-      !account && h("p", { class: "muted", id: "quick-guest" }, link("/account", t("quick.signIn"), { id: "quick-sign-in" })),
+      account ? "" : h("p", { class: "muted", id: "quick-guest" }, link("/account", t("quick.signIn"), { id: "quick-sign-in" })),
       body,
       this.error && h("p", { class: "error", role: "alert" }, this.error),
       h("h3", {}, t("quick.waiting")),

@@ -53,6 +53,7 @@ export const controlMethods = {
       h("span", { class: "table-actions" },
         h("button", { type: "button", class: "small icon", id: "rules-button", title: t("rulesHelp.open"), "aria-label": t("rulesHelp.open"), onclick: () => openRulesHelp(this.rules(), view.target) },
           h("span", { "aria-hidden": "true" }, "?"), h("span", { class: "wide-only" }, t("rulesHelp.short"))),
+        this.renderTalkButton(),
         h("button", {
           type: "button", class: "small icon", id: "sound-button", "aria-pressed": muted ? "false" : "true", title: t("sound.toggle"), "aria-label": t("sound.toggle"),
           onclick: () => { setSoundOn(muted); this.render(); },
@@ -65,7 +66,8 @@ export const controlMethods = {
           onclick: async () => { await toggleNotifications(); this.render(); },
         }, h("span", { "aria-hidden": "true" }, notificationsOn() ? "🔔" : "🔕")),
         h("button", { type: "button", class: "small icon", id: "leave-button", title: t("leave.button"), "aria-label": t("leave.button"), onclick: () => this.leave() },
-          h("span", { "aria-hidden": "true" }, t("leave.short")))));
+          h("span", { "aria-hidden": "true" }, t("leave.short")))),
+      this.renderTalkMenu());
   },
 
   /** The seconds left for the play due, from the server's deadline (so a reload keeps the count). */

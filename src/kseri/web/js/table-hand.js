@@ -87,6 +87,7 @@ export const handMethods = {
         this.lastCapturerTag(this.seat),
         this.renderCaptured(this.sideOf(this.seat)),
         h("span", { class: "your-turn-flag", id: "your-turn-flag" }, turn ? t("table.yourTurnShort") : ""),
+        this.talkBubble(this.seat),
         casual && h("button", { type: "button", id: "hint-button", class: "small", disabled: !turn, onclick: () => this.askHint(), "aria-keyshortcuts": "H" }, t("hint.button")),
         casual && h("button", {
           type: "button", id: "memory-button", class: "small", "aria-pressed": this.showMemory ? "true" : "false",

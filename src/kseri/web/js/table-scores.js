@@ -90,7 +90,8 @@ export const scoreMethods = {
             Array.from({ length: size }, () => h("span", { class: "mini-card" }, cardSvg(null))),
             h("span", { class: "count" }, size)),
           this.renderCaptured(this.sideOf(seat))),
-        h("span", { class: "thinking" }, view.turn === seat ? t("table.playing") : "")));
+        h("span", { class: "thinking" }, view.turn === seat ? t("table.playing") : ""),
+        this.talkBubble(seat)));
     }
     return h("ul", { class: "opponents", "aria-label": t("table.opponents") }, boxes);
   },

@@ -9,7 +9,8 @@
 // memory aid), table-centre.js (the pile, the stock and the motion of each play),
 // table-scores.js (the sides' scores, piles and the opponents' boxes), table-controls.js
 // (the top line, the clock, the notices and the round and match panels) and table-ratings.js
-// (a rated table's ratings beside the names and their change at the end). Their methods are
+// (a rated table's ratings beside the names and their change at the end) and talk.js (the
+// table talk's phrases, their bubbles and the mute switch). Their methods are
 // the class's own, so `this` is the screen everywhere.
 import { api, ApiError, dropSeat, heldSeat, holdSeat, playerName, setPlayerName } from "./api.js";
 import { cardName } from "./cards.js";
@@ -26,6 +27,7 @@ import { TurnNotices, turnTitle } from "./notices.js";
 import { passPlayMethods, passPlayTokens } from "./passplay.js";
 import { ratingMethods } from "./table-ratings.js";
 import { scoreMethods } from "./table-scores.js";
+import { talkMethods } from "./talk.js";
 
 export class TableScreen {
   constructor(root, tableId) {
@@ -55,6 +57,9 @@ export class TableScreen {
     this.panelKey = null;
     this.ratings = null; // a rated table's ratings (table-ratings.js)
     this.ratingsKey = null;
+    this.talkAllowed = true; // whether this table's players may say phrases (the welcome says)
+    this.talkOpen = false;
+    this.bubbles = {}; // seat → the phrase it said a moment ago (talk.js)
     this.passPlay = null; // pass and play: {held: the seats this device holds, asked: the seat shown}
     this.notices = new TurnNotices();
     this.keyHandler = (event) => this.onKey(event);
@@ -117,6 +122,7 @@ export class TableScreen {
       case "welcome":
         this.table = message.table;
         this.seat = message.seat;
+        this.talkAllowed = message.talk !== false;
         this.sentSeq = null;
         if (this.table.clock && !this.clockTimer) this.clockTimer = setInterval(() => this.tickClock(), 1000);
         this.render();
@@ -129,6 +135,9 @@ export class TableScreen {
         message.receivedAt = Date.now();
         this.queue.push(message);
         this.drain();
+        break;
+      case "said":
+        this.onSaid(message);
         break;
       case "hint":
         this.hint = message;
@@ -336,4 +345,5 @@ export class TableScreen {
 
 }
 
-Object.assign(TableScreen.prototype, handMethods, centreMethods, scoreMethods, controlMethods, ratingMethods, passPlayMethods);
+Object.assign(TableScreen.prototype, handMethods, centreMethods, scoreMethods, controlMethods, ratingMethods, talkMethods,
+  passPlayMethods);

@@ -1,0 +1,158 @@
+"""Duplicate challenges in the page (js/challenges.js), in real Chromium: a guest is told why it
+cannot challenge; an account challenges another from the lobby's link and plays its deals card
+by card; the other finds the invitation in the lobby, accepts, plays, and both see the result
+and the deals side by side; at a laptop's size (1366×657) and a phone's (390×844)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from browser_helpers import PHONE, ContextFactory, PageErrors, axe_findings, screenshot
+from playwright.sync_api import BrowserContext, Page, expect
+from serverkit import LAX, Server
+
+LAPTOP = {"width": 1366, "height": 657}
+
+
+@pytest.fixture
+def challenge_server(tmp_path: Path) -> Iterator[str]:
+    """A server of its own."""
+    server = Server(f"sqlite+aiosqlite:///{tmp_path / 'kseri.db'}", {"--limits": LAX}).start()
+    yield server.http
+    server.stop()
+
+
+def sign_up(context: BrowserContext, url: str, username: str) -> str:
+    """Sign ``username`` up in ``context``; the session's CSRF token."""
+    answer = context.request.post(f"{url}/api/account/signup",
+                                  data={"username": username, "password": "correct horse battery"})
+    assert answer.status == 201, answer.text()
+    csrf: str = answer.json()["csrf"]
+    return csrf
+
+
+def play_the_deals(page: Page, limit: int = 400) -> None:
+    """Click the first card of the hand whenever one can be played, until the set is done."""
+    for _ in range(limit):
+        ready = page.locator(".challenge-mine, .daily-hand .daily-hand-card:not([disabled])")
+        ready.first.wait_for(timeout=30_000)
+        if page.locator(".challenge-mine").count():
+            return
+        page.locator(".daily-hand .daily-hand-card:not([disabled])").first.click()
+    pytest.fail("the deals did not end")
+
+
+def check_axe(page: Page) -> None:
+    findings = axe_findings(page)
+    assert findings == [], "\n".join(findings)
+
+
+@pytest.mark.parametrize(("viewport", "size"), [(LAPTOP, "laptop"), (PHONE, "phone")])
+def test_a_challenge_from_the_lobby_to_the_deals_side_by_side(
+        challenge_server: str, new_context: ContextFactory, page_errors: PageErrors,
+        viewport: dict[str, int], size: str) -> None:
+    url = challenge_server
+    # a guest is told why challenges need an account
+    guest = page_errors.watch(new_context(viewport).new_page())
+    guest.goto(f"{url}/challenges")
+    expect(guest.locator("#challenge-guest")).to_contain_text("Guests have neither")
+    expect(guest.locator("#challenge-sign-in")).to_have_attribute("href", "/account")
+    screenshot(guest, f"challenges-{size}-guest")
+    check_axe(guest)
+
+    author, opponent = f"ann{size}", f"bob{size}"
+    ann_context, bob_context = new_context(viewport), new_context(viewport)
+    sign_up(ann_context, url, author)
+    bob_csrf = sign_up(bob_context, url, opponent)
+    ann = page_errors.watch(ann_context.new_page())
+    ann.goto(f"{url}/")
+    ann.click("#challenges-link")
+    ann.wait_for_url(re.compile(r"/challenges$"))
+    expect(ann.locator("#challenge-form")).to_be_visible()
+    ann.fill("#challenge-opponent", opponent)
+    ann.select_option("#challenge-rules", "pisti")
+    ann.fill("#challenge-deals", "4")
+    screenshot(ann, f"challenges-{size}-new")
+    check_axe(ann)
+    ann.click("#challenge-send")
+    ann.wait_for_url(re.compile(r"/challenges/\w+$"))
+    challenge_id = ann.url.rsplit("/", 1)[1]
+    expect(ann.locator("#challenge-status")).to_have_text(f"Waiting for {opponent} to answer.")
+    ann.click("#challenge-play")
+    expect(ann.locator("#daily-deal")).to_have_text("Deal 1 of 4")
+    screenshot(ann, f"challenges-{size}-play")
+    check_axe(ann)
+    play_the_deals(ann)
+    expect(ann.locator("#challenge-results")).to_contain_text("Your results, deal by deal:")
+    expect(ann.locator(".challenge-waiting")).to_contain_text(f"Waiting for {opponent} to finish")
+
+    # bob finds the invitation in the lobby, accepts; ann's results stay hidden from him
+    bob = page_errors.watch(bob_context.new_page())
+    bob.goto(f"{url}/")
+    invitation = bob.locator("#challenge-invitations .challenge-invitation")
+    expect(invitation).to_contain_text(f"{author} challenges you to 4 deals of Pisti")
+    screenshot(bob, f"challenges-{size}-lobby-invitation", full_page=False)
+    invitation.locator("a").click()
+    bob.wait_for_url(re.compile(rf"/challenges/{challenge_id}$"))
+    expect(bob.locator("#challenge-status")).to_have_text(f"{author} challenges you.")
+    screenshot(bob, f"challenges-{size}-invited")
+    bob.click(".challenge-accept")
+    expect(bob.locator("#challenge-status")).to_contain_text("Accepted")
+    expect(bob.locator("#challenge-play")).to_be_visible()
+    assert bob.locator(".daily-versus").count() == 0
+    # bob plays his set (through the API, as the page would), then sees the result
+    state = bob_context.request.post(f"{url}/api/challenges/{challenge_id}/start",
+                                     headers={"X-CSRF-Token": bob_csrf}).json()
+    while not state["finished"]:
+        state = bob_context.request.post(f"{url}/api/challenges/{challenge_id}/play",
+                                         data={"card": state["view"]["hand"][-1]},
+                                         headers={"X-CSRF-Token": bob_csrf}).json()
+    bob.reload()
+    expect(bob.locator("#challenge-status")).to_contain_text("Finished")
+    expect(bob.locator("#challenge-result")).to_contain_text(re.compile(r"over the 4 deals"))
+    expect(bob.locator(".daily-versus-deal")).to_have_count(4)
+    expect(bob.locator(".daily-side-by-side thead").first).to_contain_text(author)
+    screenshot(bob, f"challenges-{size}-side-by-side")
+    check_axe(bob)
+    assert bob.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+    # ann's list shows the finished challenge
+    ann.click("text=All challenges")
+    ann.wait_for_url(re.compile(r"/challenges$"))
+    expect(ann.locator("#challenge-mine .challenge-item")).to_have_count(1)
+    expect(ann.locator("#challenge-mine .challenge-status")).to_contain_text("Finished")
+    screenshot(ann, f"challenges-{size}-list")
+    check_axe(ann)
+    assert ann.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def test_an_expired_challenge_says_who_never_played(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, new_context: ContextFactory,
+        page_errors: PageErrors) -> None:
+    clock = tmp_path / "now.txt"
+    clock.write_text("2026-12-04T10:00:00+00:00")
+    monkeypatch.setenv("KSERI_CLOCK_FILE", str(clock))  # the daily's clock knob
+    server = Server(f"sqlite+aiosqlite:///{tmp_path / 'kseri.db'}", {"--limits": LAX}).start()
+    try:
+        ann, bob = new_context(PHONE), new_context(PHONE)
+        ann_csrf = sign_up(ann, server.http, "annexp")
+        bob_csrf = sign_up(bob, server.http, "bobexp")
+        made = ann.request.post(f"{server.http}/api/challenges",
+                                data={"opponent": "bobexp", "deals": 4, "hours": 1},
+                                headers={"X-CSRF-Token": ann_csrf}).json()
+        accepted = bob.request.post(f"{server.http}/api/challenges/{made['id']}/accept",
+                                    headers={"X-CSRF-Token": bob_csrf})
+        assert accepted.ok, accepted.text()
+        clock.write_text("2026-12-04T11:00:00+00:00")  # the deadline
+        page = page_errors.watch(bob.new_page())
+        page.goto(f"{server.http}/challenges/{made['id']}")
+        expect(page.locator("#challenge-status")).to_have_text("Expired: annexp, bobexp never played.")
+        expect(page.locator("#challenge-play")).to_have_count(0)
+        expect(page.locator(".daily-commitment")).to_contain_text("secret")
+        screenshot(page, "challenges-phone-expired")
+        check_axe(page)
+    finally:
+        server.stop()
