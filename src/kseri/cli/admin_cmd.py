@@ -1,6 +1,7 @@
 """``kseri admin``: moderation on the server's machine, for an operator without the web page
-(``server/moderation.py``): grant the moderator role, list reports, ban, unban, rename, and
-read the log of actions. It works while the server runs (short transactions of its own)."""
+(``server/moderation.py``): grant the moderator role, list reports, ban, unban, refund a banned
+player's opponents (``server/refunds.py``), rename, and read the log of actions. It works while
+the server runs (short transactions of its own)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
     from kseri.server.db import Store
 
 admin = typer.Typer(name="admin", no_args_is_help=True, rich_markup_mode=None,
-                    help="Moderation on the server's machine: moderators, reports, bans, renames.")
+                    help="Moderation on the server's machine: moderators, reports, bans, refunds, renames.")
 app.add_typer(admin)
 
 Answer = TypeVar("Answer")
@@ -113,6 +114,21 @@ def unban_command(name: str, reason: ReasonOption, db: DbOption = None,
     kind = "rated-ban" if rated else "ban"
     lifted = _run(db, lambda store: lift(store, name, kind, reason))
     typer.echo(f"{lifted.username}: {kind} lifted")
+
+
+@admin.command("refund")
+def refund_command(name: str, reason: ReasonOption, db: DbOption = None,
+                   games: Annotated[int, typer.Option(min=1, help="The latest rated games to annul.")] = 40,
+                   ) -> None:
+    """Annul the account NAME's latest rated games (banned for unfair play) and give their
+    opponents' rating changes back, recomputed from the rated history."""
+    from kseri.server.refunds import refund
+
+    done = _run(db, lambda store: refund(store, name, reason, games=games))
+    typer.echo(f"{done['username']}: {len(done['games'])} rated games annulled")
+    for opponent, changes in sorted(done["refunds"].items()):
+        given = ", ".join(f"{family} {change:+.0f}" for family, change in sorted(changes.items()))
+        typer.echo(f"  {opponent}: {given}")
 
 
 @admin.command("rename")

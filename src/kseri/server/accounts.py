@@ -297,15 +297,17 @@ class Accounts:
         if not await self._verify(password, digest):
             raise AccountError(403, "bad-credentials", "the password is wrong", reason="password")
 
-    async def delete(self, user: User, password: str, forget: Iterable[Table]) -> None:
-        """Remove the account, its sessions and the rows of ``forget`` (by ``user_id``); its
-        seats stay in their games, shown as a deleted player."""
+    async def delete(self, user: User, password: str, forget: Iterable[Table | Column[Any]]) -> None:
+        """Remove the account, its sessions and the rows of ``forget`` (a table: by its
+        ``user_id``; a column: the rows naming the account there); its seats stay in their
+        games, shown as a deleted player."""
         await self._confirm(user, password)
         async with self.store.engine.begin() as connection:
             await connection.execute(update(db.seats).where(db.seats.c.user_id == user.id)
                                      .values(user_id=None, name=DELETED_NAME))
-            for table in forget:
-                await connection.execute(delete(table).where(table.c.user_id == user.id))
+            for item in forget:
+                column = item.c.user_id if isinstance(item, Table) else item
+                await connection.execute(delete(column.table).where(column == user.id))
             await connection.execute(delete(sessions).where(sessions.c.user_id == user.id))
             await connection.execute(delete(users).where(users.c.id == user.id))
 

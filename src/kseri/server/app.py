@@ -36,7 +36,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await state.players.match_over(table)
 
     async def may_talk(user: str) -> bool:  # table talk, unless a moderator muted the account
-        return "mute" not in await moderation.sanctions_of(store, user)
+        return not await moderation.muted(store, user)
 
     tables = open_registry(store, settings, match_over, app)
     tables.may_talk = may_talk

@@ -15,7 +15,20 @@ import time
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
-from sqlalchemy import Column, Float, ForeignKey, Integer, String, Table, Text, delete, insert, select, update
+from sqlalchemy import (
+    Column,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    Table,
+    Text,
+    delete,
+    func,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from kseri.server import db
@@ -75,12 +88,31 @@ sanctions = Table(
 )
 
 
+STATUSES = {"unknown-player": 404, "unknown-report": 404, "unknown-table": 404, "no-reason": 422,
+            "bad-reason": 422, "too-long": 422, "bad-username": 422, "bad-sanction": 422, "bad-action": 422,
+            "blocked": 403, "banned": 403, "rated-banned": 403, "not-moderator": 403, "throttled": 429}
+"""The HTTP status each refusal is answered with (others: 409)."""
+REPORTS_PER_DAY = 10
+"""Reports one account may file in a day (a player cannot flood the queue)."""
+WARNINGS_SHOWN = 30 * 86400
+"""Seconds a warning is shown to its player."""
+
+ABOUT_AN_ACCOUNT = (blocks.c.user_id, blocks.c.blocked_id, reports.c.reporter_id, reports.c.reported_id,
+                    moderators.c.user_id, sanctions.c.user_id)
+"""The rows that go with a deleted account (the log of actions stays)."""
+
+
 class ModerationError(Exception):
     """A moderation request refused; the message says why, in one sentence."""
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
         self.code = code
+
+    @property
+    def status(self) -> int:
+        """The HTTP status the refusal is answered with."""
+        return STATUSES.get(self.code, 409)
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,8 +140,9 @@ def _reason(reason: str) -> str:
     return text
 
 
-async def _log(connection: AsyncConnection, moderator: str | None, target: str | None, action: str,
-               reason: str, data: dict[str, Any] | None = None) -> int:
+async def log_action(connection: AsyncConnection, moderator: str | None, target: str | None, action: str,
+                     reason: str, data: dict[str, Any] | None = None) -> int:
+    """Log one moderation action in ``connection``'s transaction; its id."""
     result = await connection.execute(insert(actions).values(
         at=time.time(), moderator_id=moderator, user_id=target, action=action, reason=reason,
         data=None if data is None else json.dumps(data, sort_keys=True)))
@@ -150,16 +183,61 @@ async def blocked_by(store: db.Store, user_id: str) -> list[Account]:
 
 async def either_blocks(store: db.Store, first: str, second: str) -> bool:
     """Whether either of two accounts blocks the other (they may not meet)."""
+    return bool(await blocked_pairs(store, [first, second]))
+
+
+async def blocked_pairs(store: db.Store, user_ids: list[str]) -> set[frozenset[str]]:
+    """The pairs among ``user_ids`` where one blocks the other (they may not meet)."""
+    if len(user_ids) < 2:
+        return set()
     async with store.engine.connect() as connection:
-        found = await connection.scalar(select(blocks.c.created).where(
-            ((blocks.c.user_id == first) & (blocks.c.blocked_id == second))
-            | ((blocks.c.user_id == second) & (blocks.c.blocked_id == first))).limit(1))
-    return found is not None
+        rows = (await connection.execute(select(blocks.c.user_id, blocks.c.blocked_id).where(
+            blocks.c.user_id.in_(user_ids), blocks.c.blocked_id.in_(user_ids)))).all()
+    return {frozenset(row) for row in rows}
+
+
+async def check_may_meet(store: db.Store, user_id: str, others: list[str]) -> None:
+    """Refuse (``blocked``) when ``user_id`` blocks, or is blocked by, any of ``others``: the check
+    before a quick game's acceptance, a join, a spectator's connection or a challenge (a
+    challenge between two accounts calls ``check_may_meet(store, challenger, [challenged])``)."""
+    found = await blocked_pairs(store, [user_id, *[other for other in others if other != user_id]])
+    if any(user_id in pair for pair in found):
+        raise ModerationError("blocked", "you cannot play or watch this player: one of you blocks the other")
+
+
+async def check_may_watch(store: db.Store, user_id: str, table_id: str) -> None:
+    """Refuse (``blocked``) a spectator whom an account seated at the table blocks, or who blocks
+    one (a player seated there is never refused)."""
+    async with store.engine.connect() as connection:
+        seated = set((await connection.scalars(select(db.seats.c.user_id).where(
+            db.seats.c.table_id == table_id, db.seats.c.user_id.is_not(None)))).all())
+    if user_id not in seated:
+        await check_may_meet(store, user_id, sorted(seated))
+
+
+async def muted(store: db.Store, user_id: str) -> bool:
+    """Whether the account's table talk is muted (a moderator's ``mute`` in force): the table
+    talk's senders ask this before passing a phrase on."""
+    return "mute" in await sanctions_of(store, user_id)
+
+
+async def check_may_play(store: db.Store, user_id: str, rated: bool) -> None:
+    """Refuse (``banned``, ``rated-banned``) a banned account a seat, or a rated one a rated game,
+    saying why (the moderator's reason)."""
+    found = await sanctions_of(store, user_id)
+    for kind, code, what in (("ban", "banned", "you are banned"),
+                             ("rated-ban", "rated-banned", "you are banned from rated games")):
+        if kind in found and (kind == "ban" or rated):
+            entry = found[kind]
+            until = entry["until"]
+            ending = "" if until is None else time.strftime(" until %Y-%m-%d %H:%M UTC", time.gmtime(until))
+            raise ModerationError(code, f"{what}{ending}: {entry['reason']}")
 
 
 async def report(store: db.Store, reporter_id: str, reported_id: str, reason: str, note: str | None = None,
                  table_id: str | None = None) -> str:
-    """File a report; its id."""
+    """File a report; its id. A report from a game names its table, where the reported player
+    held a seat; an account files at most :data:`REPORTS_PER_DAY` a day."""
     if reason not in REPORT_REASONS:
         raise ModerationError("bad-reason", f"a report's reason is one of {', '.join(REPORT_REASONS)}, "
                                             f"not {reason!r}")
@@ -170,6 +248,16 @@ async def report(store: db.Store, reporter_id: str, reported_id: str, reason: st
         raise ModerationError("self", "you cannot report yourself")
     report_id = secrets.token_hex(12)
     async with store.engine.begin() as connection:
+        filed = await connection.scalar(select(func.count()).select_from(reports).where(
+            reports.c.reporter_id == reporter_id, reports.c.created > time.time() - 86400))
+        if (filed or 0) >= REPORTS_PER_DAY:
+            raise ModerationError("throttled", f"at most {REPORTS_PER_DAY} reports a day from one account")
+        if table_id is not None:
+            seated = await connection.scalar(select(db.seats.c.seat).where(
+                db.seats.c.table_id == table_id, db.seats.c.user_id == reported_id).limit(1))
+            if seated is None:
+                raise ModerationError("unknown-table",
+                                      f"the reported player held no seat at table {table_id!r}")
         await connection.execute(insert(reports).values(
             id=report_id, reporter_id=reporter_id, reported_id=reported_id, table_id=table_id, reason=reason,
             note=note or None, created=time.time()))
@@ -190,6 +278,18 @@ async def open_reports(store: db.Store) -> list[dict[str, Any]]:
              "reason": r["reason"], "note": r["note"], "table": r["table_id"]} for r in rows]
 
 
+async def reports_about(store: db.Store, user_id: str) -> list[dict[str, Any]]:
+    """Every report about an account, newest first (open or closed), with the reporter's name."""
+    reporter = users.alias("reporter")
+    async with store.engine.connect() as connection:
+        rows = (await connection.execute(
+            select(reports, reporter.c.username.label("reporter"))
+            .join(reporter, reporter.c.id == reports.c.reporter_id)
+            .where(reports.c.reported_id == user_id).order_by(reports.c.created.desc()))).mappings().all()
+    return [{"id": r["id"], "created": r["created"], "reporter": r["reporter"], "reason": r["reason"],
+             "note": r["note"], "table": r["table_id"], "closed": r["closed"]} for r in rows]
+
+
 async def close_report(store: db.Store, report_id: str, moderator_id: str | None, reason: str) -> None:
     """Close a report, saying why (logged)."""
     why = _reason(reason)
@@ -202,7 +302,7 @@ async def close_report(store: db.Store, report_id: str, moderator_id: str | None
             raise ModerationError("closed", f"the report {report_id} is closed already")
         await connection.execute(update(reports).where(reports.c.id == report_id)
                                  .values(closed=time.time(), closed_by=moderator_id))
-        await _log(connection, moderator_id, row[0], "close-report", why, {"report": report_id})
+        await log_action(connection, moderator_id, row[0], "close-report", why, {"report": report_id})
 
 
 # -- moderators act ------------------------------------------------------------------------------
@@ -222,7 +322,7 @@ async def grant_moderator(store: db.Store, username: str, reason: str, by: str |
         raise ModerationError("already", f"{target.username} is a moderator already")
     async with store.engine.begin() as connection:
         await connection.execute(insert(moderators).values(user_id=target.id, granted=time.time()))
-        await _log(connection, by, target.id, "grant-moderator", why)
+        await log_action(connection, by, target.id, "grant-moderator", why)
     return target
 
 
@@ -236,7 +336,7 @@ async def sanction(store: db.Store, username: str, kind: str, reason: str, by: s
     target = await account(store, username)
     now = time.time()
     async with store.engine.begin() as connection:
-        action = await _log(connection, by, target.id, kind, why, {"until": until})
+        action = await log_action(connection, by, target.id, kind, why, {"until": until})
         await connection.execute(delete(sanctions).where(sanctions.c.user_id == target.id,
                                                          sanctions.c.kind == kind))
         await connection.execute(insert(sanctions).values(user_id=target.id, kind=kind, since=now,
@@ -253,7 +353,7 @@ async def lift(store: db.Store, username: str, kind: str, reason: str, by: str |
                                                                    sanctions.c.kind == kind))
         if removed.rowcount == 0:
             raise ModerationError("not-sanctioned", f"{target.username} is under no {kind}")
-        await _log(connection, by, target.id, f"un{kind}", why)
+        await log_action(connection, by, target.id, f"un{kind}", why)
     return target
 
 
@@ -267,6 +367,35 @@ async def sanctions_of(store: db.Store, user_id: str, at: float | None = None) -
             .where(sanctions.c.user_id == user_id))).all()
     return {kind: {"since": since, "until": until, "reason": reason}
             for kind, since, until, reason in rows if until is None or until > moment}
+
+
+async def warn(store: db.Store, username: str, reason: str, by: str | None = None) -> Account:
+    """Warn an account (logged; the player is shown the reason for :data:`WARNINGS_SHOWN`)."""
+    why = _reason(reason)
+    target = await account(store, username)
+    async with store.engine.begin() as connection:
+        await log_action(connection, by, target.id, "warn", why)
+    return target
+
+
+async def standing(store: db.Store, user_id: str) -> dict[str, Any]:
+    """What an account is told of moderation about it: the sanctions in force (with their
+    reasons), the warnings of the last :data:`WARNINGS_SHOWN` seconds, and whether it moderates."""
+    since = time.time() - WARNINGS_SHOWN
+    async with store.engine.connect() as connection:
+        rows = (await connection.execute(select(actions.c.at, actions.c.reason).where(
+            actions.c.user_id == user_id, actions.c.action == "warn", actions.c.at >= since)
+            .order_by(actions.c.at.desc()))).all()
+    return {"sanctions": await sanctions_of(store, user_id),
+            "warnings": [{"at": at, "reason": reason} for at, reason in rows],
+            "moderator": await is_moderator(store, user_id)}
+
+
+async def close_table(store: db.Store, table_id: str, reason: str, by: str | None = None) -> None:
+    """Log a table closed by a moderator (the registry removes it: ``api/moderation.py``)."""
+    why = _reason(reason)
+    async with store.engine.begin() as connection:
+        await log_action(connection, by, None, "close-table", why, {"table": table_id})
 
 
 async def rename(store: db.Store, username: str, new_name: str, reason: str,
@@ -286,7 +415,7 @@ async def rename(store: db.Store, username: str, new_name: str, reason: str,
         await connection.execute(update(users).where(users.c.id == target.id)
                                  .values(username=name, username_key=username_key(name)))
         await connection.execute(update(db.seats).where(db.seats.c.user_id == target.id).values(name=name))
-        await _log(connection, by, target.id, "rename", why, {"from": target.username, "to": name})
+        await log_action(connection, by, target.id, "rename", why, {"from": target.username, "to": name})
     return Account(target.id, name)
 
 

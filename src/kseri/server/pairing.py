@@ -3,7 +3,9 @@
 A signed-in player seeks a rated game (by default) or a casual one; a guest, a casual one only,
 holding its seek by the secret ``key`` the server answers with (``X-Seek-Key``). Rated seeks
 pair with rated ones, casual with casual. A seek may name a waiting seek to **accept** (the
-lobby's seek list): the two are paired at once, whatever their ratings.
+lobby's seek list): the two are paired at once, whatever their ratings. Two accounts one of
+which blocks the other (``server/moderation.py``) are never paired; a banned account may not
+seek, an account banned from rated play not a rated game.
 
 A seek waits in memory. Every :data:`TICK` seconds (and at once when a seek arrives) the
 seeks of each family and clock are grouped: a table's worth of players whose ratings lie
@@ -33,6 +35,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from kseri.rules import PRESETS
 from kseri.server.accounts import COOKIE, AccountError, User, checked_user, errors, signed_in
 from kseri.server.limits import KeyedBuckets, Limits, client_address
+from kseri.server.moderation import check_may_play
 from kseri.server.ratings import BOT_RATINGS, ratings_of
 
 log = logging.getLogger("kseri.server")
@@ -56,6 +59,12 @@ SEEK_KEY = "X-Seek-Key"
 """The header a guest's seek is held by."""
 InGame = Callable[[str], "str | None"]
 """The rated table an account is playing (or is seated at, not yet begun), if any."""
+Apart = Callable[[list[str]], Awaitable[set[frozenset[str]]]]
+"""The pairs among these accounts that may not be paired (one blocks the other)."""
+
+
+async def _nobody_apart(_users: list[str]) -> set[frozenset[str]]:
+    return set()
 
 
 @dataclass(eq=False)
@@ -90,31 +99,50 @@ class Seek:
                 "waiting": round(now - self.since, 1)}
 
 
-def groups(seeks: list[Seek], size: int, now: float) -> list[list[Seek]]:
+def groups(seeks: list[Seek], size: int, now: float,
+           apart: set[frozenset[str]] | None = None) -> list[list[Seek]]:
     """Disjoint groups of ``size`` seeks whose rating spread each member's range allows (the
-    widest range in the group counts), the tightest first."""
+    widest range in the group counts), the tightest first; never two seekers of a pair in
+    ``apart``."""
     pool = sorted(seeks, key=lambda seek: (seek.rating, seek.since))
     found = []
     while len(pool) >= size:
-        best: tuple[float, int] | None = None
-        for start in range(len(pool) - size + 1):
-            group = pool[start:start + size]
+        best: tuple[float, list[Seek]] | None = None
+        for start in range(len(pool)):
+            group = _group_from(pool, start, size, apart or set())
+            if group is None:
+                continue
             spread = group[-1].rating - group[0].rating
             if spread <= max(seek.reach(now) for seek in group) and (best is None or spread < best[0]):
-                best = (spread, start)
+                best = (spread, group)
         if best is None:
             break
-        found.append(pool[best[1]:best[1] + size])
-        del pool[best[1]:best[1] + size]
+        found.append(best[1])
+        pool = [seek for seek in pool if seek not in best[1]]
     return found
+
+
+def _group_from(pool: list[Seek], start: int, size: int, apart: set[frozenset[str]]) -> list[Seek] | None:
+    """The ``size`` seeks nearest in rating from ``pool[start]`` upwards, skipping any who may
+    not meet one already taken (``None`` when too few are left)."""
+    group: list[Seek] = []
+    for seek in pool[start:]:
+        if all(frozenset((seek.user, other.user)) not in apart for other in group):
+            group.append(seek)
+            if len(group) == size:
+                return group
+    return None
 
 
 class Pairing:
     """The seeks waiting, and the task that pairs them."""
 
     def __init__(self, pair: Pair, bot_offer: float, limits: Limits | None = None,
-                 tables: KeyedBuckets | None = None, in_game: InGame = lambda user: None) -> None:
+                 tables: KeyedBuckets | None = None, in_game: InGame = lambda user: None,
+                 apart: Apart = _nobody_apart) -> None:
         self.pair = pair
+        self.apart = apart
+        """Which waiting accounts may not be paired (``moderation.blocked_pairs``)."""
         self.bot_offer = bot_offer
         limits = limits or Limits()
         self.limits = limits
@@ -171,6 +199,8 @@ class Pairing:
                 kind = "rated" if target.rated else "casual"
                 wanted = f"{target.family}, {target.clock} s, {kind}"
                 raise AccountError(409, "other-kind", f"that seek is for another game: {wanted}")
+            if await self.apart([user.id, target.user]):
+                raise AccountError(403, "blocked", "you cannot play this player: one of you blocks the other")
         for old in [s for s in self.seeks.values() if s.user == user.id and s.seat is None]:
             self.cancel(old)
         seek = Seek(secrets.token_urlsafe(12), user.id, user.username, family, clock, rating, rated, accepts)
@@ -222,6 +252,9 @@ class Pairing:
         for seek in self.seeks.values():
             if seek.seat is None and (not seek.rated or self.in_game(seek.user) is None):
                 by_kind.setdefault((seek.family, seek.clock, seek.rated), []).append(seek)
+        accounts = sorted({seek.user for seek in self.seeks.values()
+                           if seek.seat is None and not seek.user.startswith("guest:")})
+        apart = await self.apart(accounts) if len(accounts) > 1 else set()
         for (family, clock, rated), waiting in by_kind.items():
             size = PRESETS[family].players
             found = []
@@ -230,10 +263,12 @@ class Pairing:
                 if seek not in waiting or target is None or len(waiting) < size:
                     continue
                 rest = [s for s in waiting if s not in (seek, target)]
-                group = [target, seek, *rest[:size - 2]]
+                group = _group_from([target, seek, *rest], 0, size, apart)
+                if group is None or group[:2] != [target, seek]:
+                    continue
                 found.append(group)
                 waiting = [s for s in waiting if s not in group]
-            for group in found + groups(waiting, size, now):
+            for group in found + groups(waiting, size, now, apart):
                 random.shuffle(group)
                 await self.pair(family, clock, rated, group)
                 for seek in group:
@@ -306,13 +341,15 @@ async def create_seek(body: SeekBody, request: Request) -> dict[str, Any]:
         raise AccountError(401, "not-signed-in", "sign in to play a rated game; guests play casual ones "
                            "(\"casual\": true)")
     pairing = _pairing(request)
+    store = request.app.state.players.store
+    if user is not None:
+        await check_may_play(store, user.id, rated=not body.casual)
     pairing.admit(user, client_address(request.scope), rated=not body.casual)
     key = None
     if user is None:
         key = secrets.token_urlsafe(18)
         name = (body.name or "").strip() or "Guest"
         user = User(_guest_user(key), name, "", "")
-    store = request.app.state.players.store
     rating = 0.0 if body.casual else (await ratings_of(store, [user.id], body.family))[user.id][0].mu
     seek = await pairing.seek(user, rating, body.family, body.clock, rated=not body.casual,
                               accepts=body.accept)

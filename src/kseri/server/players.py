@@ -26,7 +26,7 @@ from kseri.analysis import analyse_record
 from kseri.engine import KSERI_KINDS
 from kseri.records import match_from_record
 from kseri.rules import PRESETS, Rules
-from kseri.server import accounts, db
+from kseri.server import accounts, db, moderation
 from kseri.server.accounts import COOKIE, DELETED_NAME, AccountError, Accounts, User, errors, username_key
 from kseri.server.limits import KeyedBuckets
 from kseri.server.pairing import Pairing, Seek
@@ -42,9 +42,9 @@ from kseri.server.ratings import (
     ratings,
     ratings_of,
     record_match,
-    side_ranks,
     user_ratings,
 )
+from kseri.server.refunds import is_annulled, match_result, rating_refunds, refunds_of
 from kseri.server.registry import Change, TableRegistry
 from kseri.server.room import GameTable
 from kseri.server.seats import SeatState
@@ -106,7 +106,7 @@ class Players:
         settings = self.settings = tables.settings
         self.accounts = Accounts(store, settings.limits.signups_per_hour, settings.limits.failed_signins)
         self.pairing = Pairing(self._seat_group, settings.bot_offer, settings.limits, table_allowance,
-                               self.rated_table_of)
+                               self.rated_table_of, lambda users: moderation.blocked_pairs(store, users))
         self._workers: ProcessPoolExecutor | None = None
         self._analysing: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._jobs: dict[str, int] = {}
@@ -158,7 +158,8 @@ class Players:
 
     async def delete(self, user: User, password: str) -> None:
         """Delete an account: its ratings and sessions go, its seats show a deleted player."""
-        await self.accounts.delete(user, password, forget=[rating_history, ratings])
+        await self.accounts.delete(user, password, forget=[
+            rating_history, ratings, rating_refunds, *moderation.ABOUT_AN_ACCOUNT])
         self.user_deleted(user.id)
         self.tables.tell_peers({"op": "user-deleted", "user": user.id})
 
@@ -229,11 +230,7 @@ class Players:
             log.warning("rated table %s: these players were rated together %d times within %g s: not rated",
                      table.id, REPEAT_GAMES, REPEAT_WINDOW)
             return "repeated"
-        rules = table.rules
-        teams = [[users[seat] or "" for seat in range(rules.players) if rules.side_of(seat) == side]
-                 for side in range(rules.sides)]
-        forfeit = None if state.forfeit is None else rules.side_of(state.forfeit[0])
-        ranks = side_ranks(rules.sides, state.winner, match.totals, forfeit)
+        teams, ranks = match_result(table.rules, users, state)
         try:
             await record_match(self.store, table.id, family, teams, ranks)
         except Exception:
@@ -286,6 +283,8 @@ class Players:
             status = "rated"
         elif table.state.status != "finished":
             status = "playing"
+        elif await is_annulled(self.store, table_id):  # a refund took its rating back
+            return {"rated": True, "family": family, "status": "annulled", "seats": seats}
         else:  # finished, not rated: why, or (live here, the hook still running) not yet
             reason = self._unrated.get(table_id)
             status = "pending" if reason is None and table_id in self.live else "unrated"
@@ -469,11 +468,12 @@ def _players(request: Request) -> Players:
 
 @router.get("/api/players/{username}", responses=errors(404))
 async def profile(username: str, request: Request) -> dict[str, Any]:
-    """A player's profile: ratings per family (with history) and statistics."""
+    """A player's profile: ratings per family (with history), rating refunds and statistics."""
     players = _players(request)
     user = await players.user_by_name(username)
     return {"username": user["username"], "created": user["created"],
             "ratings": await user_ratings(players.store, user["id"]),
+            "refunds": await refunds_of(players.store, user["id"]),
             "statistics": await players.statistics(user["id"])}
 
 

@@ -225,14 +225,20 @@ class TableRegistry(ABC):
                         await self._let_go([table_id])
             elif table.unjoined(time.time(), self.settings.limits.waiting_expiry):
                 try:
-                    await self.store.delete_table(table_id)
+                    await self.remove(table)
                 except Exception:
                     log.exception("could not remove the expired table %s", table_id)
-                    continue
-                table.stop()
-                del self.live[table_id]
-                with suppress(Exception):
-                    await self._let_go([table_id], deleted=True)
+
+    async def remove(self, table: GameTable, why: str = "the table was removed") -> None:
+        """Delete a table held here from the database and let it go (one nobody joined in
+        time, or one a moderator closed); its connections are dropped, told ``why``."""
+        await self.store.delete_table(table.id)
+        for connection in list(table.connections):
+            connection.drop(why)
+        table.stop()
+        self.live.pop(table.id, None)
+        with suppress(Exception):
+            await self._let_go([table.id], deleted=True)
 
     def listed(self) -> list[GameTable]:
         """The lobby's tables here: public ones with a free seat (never a rematch's reserved

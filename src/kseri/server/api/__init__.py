@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from kseri.server.api import challenges, daily, learn, odds, ops, pages, players, puzzles, tables
+from kseri.server.api import challenges, daily, learn, moderation, odds, ops, pages, players, puzzles, tables
 
 ROUTERS: list[APIRouter] = [
     tables.router,  # tables, seats, the lobby, records, the play WebSocket
@@ -15,6 +15,7 @@ ROUTERS: list[APIRouter] = [
     odds.router,  # win odds in a finished casual game's replay
     daily.router,  # the daily deal (server/daily.py)
     challenges.router,  # duplicate challenges (server/challenges.py)
+    moderation.router,  # blocks, reports, the moderators' page (server/moderation.py, server/refunds.py)
     ops.router,  # health, readiness, metrics
     pages.router,  # the web page's addresses
 ]

@@ -17,6 +17,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from kseri.server.accounts import AccountError
 from kseri.server.cluster import Elsewhere
 from kseri.server.errors import ApiError
+from kseri.server.moderation import ModerationError
 from kseri.server.protocol import ProtocolError
 from kseri.server.relay import UNREACHABLE
 
@@ -33,6 +34,10 @@ async def _api_error(_request: Request, error: ApiError) -> JSONResponse:
 
 async def _account_error(_request: Request, error: AccountError) -> JSONResponse:
     return error.response()
+
+
+async def _moderation_error(_request: Request, error: ModerationError) -> JSONResponse:
+    return JSONResponse({"error": {"code": error.code, "message": str(error)}}, status_code=error.status)
 
 
 async def _moving(_request: Request, _error: Elsewhere) -> JSONResponse:
@@ -83,6 +88,7 @@ Handler = Callable[[Request, Any], Coroutine[Any, Any, Response]]
 HANDLERS: dict[int | type[Exception], Handler] = {
     ApiError: _api_error,
     AccountError: _account_error,
+    ModerationError: _moderation_error,
     Elsewhere: _moving,
     ProtocolError: _table_error,
     DBAPIError: _unreachable_database,

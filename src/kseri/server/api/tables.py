@@ -14,8 +14,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from kseri.agents import AGENTS
 from kseri.records import record_problems
 from kseri.rules import PRESET_SOURCES, PRESETS, Rules, RulesError
+from kseri.server.accounts import User, optional_user
 from kseri.server.errors import ApiError, errors
 from kseri.server.limits import Counter, KeyedBuckets, client_address, origin_allowed
+from kseri.server.moderation import ModerationError, check_may_meet, check_may_play, check_may_watch
 from kseri.server.registry import TableRegistry
 from kseri.server.resign import ResignRefused, resign
 from kseri.server.room import GameTable
@@ -155,10 +157,12 @@ class Verdict(BaseModel):
 # -- opening a table -----------------------------------------------------------------------------
 
 async def open_table(tables: TableRegistry, body: CreateTable, *, rematch_of: str | None = None,
-                     seat_creator: bool = True) -> tuple[GameTable, int | None, str | None]:
+                     seat_creator: bool = True, creator: User | None = None,
+                     ) -> tuple[GameTable, int | None, str | None]:
     """A new table as ``body`` asks; the creator takes its first person's seat (if any and
-    ``seat_creator``): returns the table, that seat and its token. A pass-and-play table's
-    other people's seats are taken too: :func:`pass_and_play_tokens`."""
+    ``seat_creator``), bound to the ``creator``'s account when signed in: returns the table,
+    that seat and its token. A pass-and-play table's other people's seats are taken too:
+    :func:`pass_and_play_tokens`."""
     try:
         given = body.rules
         rules = Rules.from_spec(given) if isinstance(given, str) else Rules.from_options(given)
@@ -181,15 +185,29 @@ async def open_table(tables: TableRegistry, body: CreateTable, *, rematch_of: st
             if spec.level is not None:
                 raise ApiError(422, "bad-seats", f"seat {index} is for a person: it has no level")
             seats.append(SeatState("human", None, None, None))
-    creator = next((i for i, s in enumerate(seats) if s.kind == "human"), None) if seat_creator else None
+    first = next((i for i, s in enumerate(seats) if s.kind == "human"), None) if seat_creator else None
     token = None
-    if creator is not None:
+    if first is not None:
         token = secrets.token_urlsafe(24)
-        seats[creator].token_hash = hash_token(token)
-        seats[creator].name = specs[creator].name or f"Player {creator + 1}"
+        seats[first].token_hash = hash_token(token)
+        seats[first].name = specs[first].name or f"Player {first + 1}"
+        seats[first].user = None if creator is None else creator.id
     table = await tables.create(rules, seats, casual=body.casual, public=body.public, clock=body.clock,
                                 rematch_of=rematch_of)
-    return table, creator, token
+    return table, first, token
+
+
+async def _may_sit(request: Request, table: GameTable | None = None) -> User | None:
+    """The signed-in account asking for a seat (``None``: a guest), refused when banned, or
+    (at ``table``) when it blocks, or is blocked by, an account seated there."""
+    user = await optional_user(request)
+    if user is None:
+        return None
+    store = request.app.state.players.store
+    await check_may_play(store, user.id, rated=table is not None and table.rated)
+    if table is not None:
+        await check_may_meet(store, user.id, [seat.user for seat in table.seats if seat.user is not None])
+    return user
 
 
 def pass_and_play_seats(body: CreateTable) -> CreateTable:
@@ -230,7 +248,8 @@ def _seat_of_bearer(table: GameTable, authorization: str | None) -> int:
 
 # -- the routes ----------------------------------------------------------------------------------
 
-@router.post("/api/tables", status_code=201, response_model=SeatGrant, responses=errors(413, 422, 429, 503))
+@router.post("/api/tables", status_code=201, response_model=SeatGrant,
+             responses=errors(403, 413, 422, 429, 503))
 async def create_table(body: CreateTable, request: Request, tables: Tables) -> dict[str, Any]:
     """Open a table; the creator takes the first person's seat and gets its token."""
     address = client_address(request.scope)
@@ -238,9 +257,10 @@ async def create_table(body: CreateTable, request: Request, tables: Tables) -> d
     if not allowance.take(address):
         raise ApiError(429, "throttled", f"at most {tables.settings.limits.tables_per_minute:g} new tables a "
                        "minute from one address", retry_after=allowance.wait(address))
+    creator = await _may_sit(request)
     if body.pass_and_play:
         body = pass_and_play_seats(body)
-    table, seat, token = await open_table(tables, body)
+    table, seat, token = await open_table(tables, body, creator=creator)
     tokens = None
     if body.pass_and_play and seat is not None and token is not None:
         tokens = await pass_and_play_tokens(table, body, seat, token)
@@ -262,10 +282,13 @@ async def get_table(table_id: str, tables: Tables) -> dict[str, Any]:
     return (await _table_or_404(tables, table_id)).table_json()
 
 
-@router.post("/api/tables/{table_id}/join", response_model=SeatGrant, responses=errors(404, 409, 422))
-async def join_table(table_id: str, body: JoinTable, tables: Tables) -> dict[str, Any]:
-    """Take a free seat (the first one when none is named); the answer holds its token."""
+@router.post("/api/tables/{table_id}/join", response_model=SeatGrant, responses=errors(403, 404, 409, 422))
+async def join_table(table_id: str, body: JoinTable, request: Request, tables: Tables) -> dict[str, Any]:
+    """Take a free seat (the first one when none is named); the answer holds its token. A
+    signed-in account's seat is its own; it is refused when banned, or when it blocks, or is
+    blocked by, an account seated at the table."""
     table = await _table_or_404(tables, table_id)
+    user = await _may_sit(request, table)
     if table.rematch_of is not None:
         raise ApiError(409, "seat-reserved", "this table is a rematch: its seats are kept for the "
                        "previous match's players, who take them through their own rematch link")
@@ -273,6 +296,8 @@ async def join_table(table_id: str, body: JoinTable, tables: Tables) -> dict[str
         seat, token = await table.take_seat(body.seat, body.name)
     except LookupError as error:
         raise ApiError(409, "seat-taken", str(error.args[0])) from None
+    if user is not None:
+        await request.app.state.players.claim(user, [(table.id, token)])
     return {"table": table.table_json(), "seat": seat, "token": token}
 
 
@@ -348,6 +373,13 @@ async def play_socket(websocket: WebSocket, table_id: str) -> None:
     if not origin_allowed(dict(websocket.headers), settings.allowed_origins):
         await websocket.close(1008, "pages of another origin may not connect")
         return
+    user = await state.players.websocket_user(websocket)
+    if user is not None and len(table_id) <= 40:
+        try:
+            await check_may_watch(state.players.store, user, table_id)
+        except ModerationError as error:
+            await websocket.close(1008, str(error))
+            return
     address = client_address(websocket.scope)
     allowances: Allowances = state.allowances
     if not allowances.connections.take(address) or not allowances.sockets.acquire(address):

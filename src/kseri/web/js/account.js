@@ -1,9 +1,11 @@
 // Accounts in the page (docs/players.md): who is signed in, the top bar's links, and the
 // account screen (/account): sign in, sign up (bringing the seats this browser holds), sign
-// out, change the password, download one's data, delete the account.
+// out, change the password, download one's data, delete the account; the players one blocks
+// (undone here) and what moderation says about the account (moderation.js).
 import { api, heldSeatTokens } from "./api.js";
 import { h, navigate } from "./dom.js";
 import { t } from "./i18n.js";
+import { blocksPanel, loadModeration, standingNotice } from "./moderation.js";
 
 let account = null; // {id, username, csrf} once signed in
 const claimed = new Set(); // tables whose held seat was given to the account this visit
@@ -73,11 +75,28 @@ export class AccountScreen {
     this.typed = {}; // what was typed in each form's username, kept across redraws
     this.notice = "";
     this.busy = false;
+    this.moderation = null; // {blocks, standing} once signed in
   }
 
   async start() {
     await loadAccount();
+    await this.loadModeration();
     this.render();
+  }
+
+  async loadModeration() {
+    try {
+      this.moderation = account ? await loadModeration() : null;
+    } catch {
+      this.moderation = null;
+    }
+  }
+
+  unblock(name) {
+    return this.run(async () => {
+      await accountApi("DELETE", `/api/blocks/${encodeURIComponent(name)}`);
+      await this.loadModeration();
+    });
   }
 
   destroy() {}
@@ -139,11 +158,14 @@ export class AccountScreen {
       if (focus && !this.busy) document.getElementById(focus).focus();
       return;
     }
+    const moderation = this.moderation;
     this.root.replaceChildren(h("div", { class: "account" },
       h("h1", {}, t("account.signedInAs", { name: account.username })),
       errorLine, noticeLine,
+      moderation && standingNotice(moderation.standing),
       h("p", { class: "row" },
         link(`/p/${encodeURIComponent(account.username)}`, t("account.profile"), "account-profile"),
+        moderation && moderation.standing.moderator && link("/moderation", t("moderation.title"), "account-moderation"),
         h("a", { class: "button", href: "/api/account/data", download: "kseri-account.json", id: "account-data" }, t("account.download")),
         h("button", { type: "button", id: "sign-out", disabled: this.busy, onclick: () => this.run(async () => {
           await accountApi("POST", "/api/account/signout");
@@ -163,6 +185,7 @@ export class AccountScreen {
         h("label", { class: "field" }, h("span", {}, t("account.newPassword")),
           h("input", { name: "new", type: "password", required: true, autocomplete: "new-password" })),
         h("button", { type: "submit", disabled: this.busy }, t("account.changePassword"))),
+      moderation && blocksPanel(moderation.blocks, (name) => this.unblock(name), this.busy),
       h("form", { class: "panel account-form danger", id: "delete-form", onsubmit: (e) => {
         e.preventDefault();
         const form = e.target;

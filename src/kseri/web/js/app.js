@@ -11,6 +11,7 @@ import { ReplayScreen } from "./replay.js";
 import { AccountScreen, claimHeldSeats, loadAccount, renderAccountNav } from "./account.js";
 import { LeaderboardScreen, ProfileScreen } from "./players.js";
 import { PuzzleScreen } from "./puzzles.js";
+import { ModerationScreen } from "./moderation.js";
 
 let screen = null;
 
@@ -29,6 +30,7 @@ function route() {
   else if (location.pathname === "/puzzles") screen = new PuzzleScreen(root);
   else if (/^\/challenges\/?$/.test(location.pathname)) screen = new ChallengesScreen(root);
   else if (challenge) screen = new ChallengeScreen(root, challenge[1]);
+  else if (location.pathname === "/moderation") screen = new ModerationScreen(root);
   else if (versus) screen = new DailyVersusScreen(root, versus[1], versus[2]);
   else if (daily) screen = new DailyScreen(root, daily[1] || null, daily[2] || null);
   else if (profile) screen = new ProfileScreen(root, decodeURIComponent(profile[1]));

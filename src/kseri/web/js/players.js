@@ -8,6 +8,7 @@ import { notify } from "./notices.js";
 import { h, navigate } from "./dom.js";
 import { currentLanguage, t, tn } from "./i18n.js";
 import { dailyHistorySection, loadDailyHistory } from "./daily.js";
+import { ProfileModeration, refundsSection } from "./moderation.js";
 
 const CLOCKS = [10, 20, 30, 60];
 const SEEKS_REFRESH_MS = 2000;
@@ -262,6 +263,7 @@ export class ProfileScreen {
     this.games = [];
     this.filters = { family: "", result: "" };
     this.error = "";
+    this.moderation = new ProfileModeration(username, () => this.render());
   }
 
   async start() {
@@ -270,6 +272,7 @@ export class ProfileScreen {
       this.profile = await api("GET", `/api/players/${encodeURIComponent(this.username)}`);
       this.daily = await loadDailyHistory(this.username);
       await this.loadGames();
+      await this.moderation.load();
     } catch (error) {
       this.error = error.message;
     }
@@ -304,7 +307,8 @@ export class ProfileScreen {
     return h("li", { class: `game-item ${result}`, "data-table": record.table },
       h("span", { class: `result ${result}` }, t(`profile.${result}`)),
       h("span", {}, familyName(rules.name), " · ", t("profile.against", { names: others }), " · ", record.totals.join(" – ")),
-      link(`/t/${record.table}#replay`, t("profile.replay"), { class: "button small" }));
+      link(`/t/${record.table}#replay`, t("profile.replay"), { class: "button small" }),
+      this.moderation.reportButton(record.table));
   }
 
   render() {
@@ -327,6 +331,7 @@ export class ProfileScreen {
             h("span", { class: "muted" }, tn("profile.rated", r.games)),
             ratingChart(r.history))))
           : h("p", { class: "muted" }, t("profile.unrated"))),
+      refundsSection(p.refunds),
       h("section", { class: "panel", "aria-labelledby": "stats-title" },
         h("h2", { id: "stats-title" }, t("profile.statistics")),
         h("dl", { class: "stats" },
@@ -351,7 +356,8 @@ export class ProfileScreen {
               ["win", "loss", "draw"].map((r) => h("option", { value: r, selected: r === this.filters.result }, t(`profile.${r}`)))))),
         this.games.length
           ? h("ul", { class: "game-list", id: "game-list" }, this.games.map((record) => this.gameRow(record)))
-          : h("p", { class: "muted", id: "game-list" }, t("profile.noGames")))));
+          : h("p", { class: "muted", id: "game-list" }, t("profile.noGames"))),
+      this.moderation.render(this.games)));
   }
 }
 
