@@ -8,7 +8,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "kseri"
 FLOORS = {
     "cards": 1, "rules": 2, "deal": 3, "engine": 3, "fast": 3,
     "views": 4, "records": 4, "notation": 4, "fairness": 4, "learn": 4,
-    "agents": 5, "bench": 6, "analysis": 6, "protocol": 6,
+    "agents": 5, "bench": 6, "analysis": 6, "protocol": 6, "offline": 6,
     "cli": 7, "tui": 7, "server": 7, "rl": 7,
 }
 INTERFACES = {"tui", "server", "rl"}  # side by side: none imports another (the CLI imports tui and server)

@@ -101,6 +101,9 @@ def new_context(browser: Browser) -> Iterator[ContextFactory]:
 
     def make(viewport: dict[str, int] = DESKTOP, **options: object) -> BrowserContext:
         options.setdefault("reduced_motion", "reduce")
+        # No service worker unless a test asks for one (test_web_offline.py): it would fetch the
+        # offline engine's 12 MB in the background of every other test's first page.
+        options.setdefault("service_workers", "block")
         options.setdefault("locale", "en-GB")
         context = browser.new_context(viewport=viewport, **options)  # type: ignore[arg-type]
         context.set_default_timeout(15000)

@@ -13,7 +13,6 @@ import random
 from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
-from kseri.agents.learned import LearnedAgent
 from kseri.cards import JACK, RANK_OF, Card
 from kseri.engine import View
 
@@ -110,7 +109,17 @@ def _captures(view: View, card: Card, pile: list[Card | None]) -> bool:
 AgentFactory = Callable[..., Agent]
 """Builds an agent; takes ``seed`` and the level's own options as keywords."""
 
-AGENTS: dict[str, AgentFactory] = {"random": RandomAgent, "greedy": GreedyAgent, "learned": LearnedAgent}
+
+def learned_agent(seed: int | None = None, **options: Any) -> Agent:
+    """The ``learned`` level, its numpy network imported only when one is built: the rest of
+    this module stays standard-library only, as the browser's offline engine needs
+    (:mod:`kseri.offline`)."""
+    from kseri.agents.learned import LearnedAgent
+
+    return LearnedAgent(seed=seed, **options)
+
+
+AGENTS: dict[str, AgentFactory] = {"random": RandomAgent, "greedy": GreedyAgent, "learned": learned_agent}
 """The built-in levels by name, weakest first."""
 
 STYLES: dict[str, AgentFactory] = {}

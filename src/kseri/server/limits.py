@@ -260,15 +260,16 @@ class BodyLimit:
 
 SECURITY_HEADERS = (
     (b"content-security-policy",
-     b"default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
-     b"connect-src 'self'; media-src 'self' data: blob:; object-src 'none'; base-uri 'none'; "
-     b"frame-ancestors 'none'; form-action 'self'"),
+     b"default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; "
+     b"img-src 'self' data:; connect-src 'self'; media-src 'self' data: blob:; object-src 'none'; "
+     b"base-uri 'none'; frame-ancestors 'none'; form-action 'self'"),
     (b"x-content-type-options", b"nosniff"),
     (b"x-frame-options", b"DENY"),
     (b"referrer-policy", b"no-referrer"),
 )
 """Sent with every HTTP response: the page loads only its own files, is never framed, and
-leaks no address (invite links hold table ids)."""
+leaks no address (invite links hold table ids). ``'wasm-unsafe-eval'`` lets it compile
+WebAssembly (Pyodide, the offline engine: ``kseri.offline``), and no JavaScript from text."""
 
 _DOCS_POLICY = (b"content-security-policy",
                 b"default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "

@@ -5,7 +5,19 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from kseri.server.api import challenges, daily, learn, moderation, odds, ops, pages, players, puzzles, tables
+from kseri.server.api import (
+    challenges,
+    daily,
+    learn,
+    moderation,
+    odds,
+    offline,
+    ops,
+    pages,
+    players,
+    puzzles,
+    tables,
+)
 
 ROUTERS: list[APIRouter] = [
     tables.router,  # tables, seats, the lobby, records, the play WebSocket
@@ -17,6 +29,7 @@ ROUTERS: list[APIRouter] = [
     challenges.router,  # duplicate challenges (server/challenges.py)
     moderation.router,  # blocks, reports, the moderators' page (server/moderation.py, server/refunds.py)
     ops.router,  # health, readiness, metrics
+    offline.router,  # the installable app: manifest, service worker, the offline engine's files
     pages.router,  # the web page's addresses
 ]
 """Every area's routes, in the order they are matched."""

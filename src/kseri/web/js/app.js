@@ -1,5 +1,5 @@
 // The page: loads translations and the deck, then shows the lobby (/), a table (/t/ID), a
-// finished table's replay (/t/ID#replay; with the master's analysis at once: #analysis), the puzzles (/puzzles), the daily deal (/daily), duplicate challenges (/challenges) or the tutorial (/#learn). Language and suit colours are switchable in the top bar.
+// finished table's replay (/t/ID#replay; with the master's analysis at once: #analysis), the puzzles (/puzzles), the daily deal (/daily), duplicate challenges (/challenges) the tutorial (/#learn) or, at /offline and whenever the server is out of reach, the computer on this device (offline.js). Language and suit colours are switchable in the top bar.
 import { applyI18n, availableLanguages, currentLanguage, loadI18n, setLanguage } from "./i18n.js";
 import { loadDeck } from "./cards.js";
 import { ChallengeScreen, ChallengesScreen } from "./challenges.js";
@@ -12,8 +12,10 @@ import { AccountScreen, claimHeldSeats, loadAccount, renderAccountNav } from "./
 import { LeaderboardScreen, ProfileScreen } from "./players.js";
 import { PuzzleScreen } from "./puzzles.js";
 import { ModerationScreen } from "./moderation.js";
+import { OfflineScreen, registerServiceWorker, serverAnswers } from "./offline.js";
 
 let screen = null;
+let online = true; // whether the server answered when the page loaded
 
 function route() {
   if (screen) screen.destroy();
@@ -41,6 +43,7 @@ function route() {
   else if (match) screen = new TableScreen(root, decodeURIComponent(match[1]));
   else if (location.hash === "#replay") screen = new ReplayScreen(root, null);
   else if (location.hash.startsWith("#learn")) screen = new LearnScreen(root, location.hash.split("/")[1] || null);
+  else if (location.pathname === "/offline" || !online) screen = new OfflineScreen(root);
   else screen = new LobbyScreen(root);
   screen.start();
   claimHeldSeats();
@@ -71,7 +74,8 @@ function setupPreferences() {
 }
 
 async function main() {
-  await Promise.all([loadI18n(), loadDeck()]);
+  registerServiceWorker();
+  [online] = await Promise.all([serverAnswers(), loadI18n(), loadDeck()]);
   applyI18n();
   setupPreferences();
   await loadAccount();

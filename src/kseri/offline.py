@@ -1,0 +1,149 @@
+"""A match against the computer with no server: the entry point the web page's offline table
+drives in the browser, where Pyodide runs this module with the engine and the standard-library
+bots (``docs/web.md``, "Offline"). Everything crosses to JavaScript as JSON text.
+
+The browser gets only :data:`BROWSER_MODULES` (:func:`core_archive`): the engine's core and the
+levels in :data:`LEVELS`, none of which needs numpy. ``kseri/agents/__init__.py`` stays out of
+the archive (it gathers the numpy levels too), so there ``kseri.agents`` is a namespace package
+and this module imports the two agent modules it needs by their own names.
+
+>>> table = OfflineTable.new("greek", "expert", seed=7)
+>>> state = json.loads(table.state())
+>>> state["seat"], state["levels"]
+(0, [None, 'expert'])
+>>> while json.loads(table.state())["turn"] != 0:
+...     _ = table.bot_play()
+>>> _ = table.play(json.loads(table.state())["hand"][0])
+>>> record = json.loads(table.record(json.dumps(["Eleni", "Computer"])))
+>>> replay_record(record), verify_record(record)
+([], [])
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Final
+
+from kseri.agents.base import Agent, make_agent
+from kseri.agents.expert import ExpertAgent
+from kseri.engine import Match, Phase
+from kseri.records import match_from_record, record_from_match, replay_record, verify_record
+from kseri.rules import PRESETS, Rules
+from kseri.views import play_to_json, view_to_json
+
+LEVELS: Final = ("random", "greedy", ExpertAgent.name)
+"""The bot levels offline, weakest first: those of the standard library only (``learned`` and
+``master`` need numpy, which the browser's engine does not load)."""
+
+PLAYER: Final = 0
+"""The seat of the person at an offline table."""
+
+BROWSER_MODULES: Final = (
+    "__init__.py", "cards.py", "rules.py", "engine.py", "views.py", "fairness.py", "records.py",
+    "offline.py", "agents/base.py", "agents/expert.py",
+)
+"""The files of the ``kseri`` package the browser loads, relative to the package."""
+
+SAVED_FORMAT: Final = "kseri-offline/1"
+"""The ``format`` of :meth:`OfflineTable.saved`'s text."""
+
+__all__ = ["BROWSER_MODULES", "LEVELS", "PLAYER", "OfflineTable", "core_archive", "presets",
+           "replay_record", "verify_record"]
+
+
+def core_archive() -> bytes:
+    """The zip of :data:`BROWSER_MODULES` under ``kseri/``, as the browser unpacks it."""
+    package = Path(__file__).resolve().parent
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name in BROWSER_MODULES:
+            # a fixed date: the same bytes from each build of the same sources
+            info = zipfile.ZipInfo(f"kseri/{name}", date_time=(2020, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, (package / name).read_bytes())
+    return buffer.getvalue()
+
+
+def presets() -> str:
+    """Each preset's options by name (JSON), for the offline lobby and its rules help."""
+    return json.dumps({name: Rules.preset(name).options() for name in PRESETS})
+
+
+class OfflineTable:
+    """A match where :data:`PLAYER` is a person (or nobody, for a table of bots only) and the
+    other seats are bots of one level, each seeded from the match's seed and its seat."""
+
+    def __init__(self, match: Match, level: str, seed: int, people: int = 1) -> None:
+        if level not in LEVELS:
+            raise ValueError(f"unknown offline level {level!r}; the levels are: {', '.join(LEVELS)}")
+        if people not in (0, 1):
+            raise ValueError(f"an offline table has 0 or 1 person, not {people!r}")
+        self.match = match
+        self.level = level
+        self.seed = seed
+        self.levels: list[str | None] = [None if seat < people else level
+                                         for seat in range(match.rules.players)]
+        self.bots: dict[int, Agent] = {seat: make_agent(level, seed=seed + seat)
+                                       for seat, name in enumerate(self.levels) if name is not None}
+
+    @classmethod
+    def new(cls, preset: str, level: str, seed: int, people: int = 1) -> OfflineTable:
+        """A new match of the rule set ``preset`` against bots of ``level``."""
+        return cls(Match(Rules.preset(preset), seed=seed), level, seed, people)
+
+    @classmethod
+    def resume(cls, saved: str) -> OfflineTable:
+        """The table :meth:`saved` wrote, its match re-played through the engine from the record."""
+        data = json.loads(saved)
+        if not isinstance(data, dict) or data.get("format") != SAVED_FORMAT:
+            raise ValueError(f"not a saved offline game (format must be {SAVED_FORMAT!r})")
+        return cls(match_from_record(data["record"]), data["level"], data["seed"], data["people"])
+
+    def saved(self) -> str:
+        """The table as text to keep on the device (its record, level, seed and people)."""
+        people = self.levels.count(None)
+        return json.dumps({"format": SAVED_FORMAT, "level": self.level, "seed": self.seed, "people": people,
+                           "record": record_from_match(self.match)})
+
+    def state(self) -> str:
+        """What the person's seat sees (``kseri.views.view_to_json``), with each seat's level
+        (``null``: the person)."""
+        state: dict[str, Any] = view_to_json(self.match.view(PLAYER))
+        state["levels"] = self.levels
+        return json.dumps(state)
+
+    def play(self, card: str) -> str:
+        """The person plays ``card`` (as "TD"); the play as ``kseri.views.play_to_json`` writes it.
+        An illegal play raises ``IllegalPlayError`` and changes nothing."""
+        if self.match.turn is None or self.levels[self.match.turn] is not None:
+            raise ValueError("it is not the person's turn")
+        self.match.play(card, seat=self.match.turn)
+        return self._last_play()
+
+    def bot_play(self) -> str:
+        """The bot whose turn it is plays (it sees its own seat's view only); the play as JSON."""
+        seat = self.match.turn
+        if seat is None or seat not in self.bots:
+            raise ValueError("it is no bot's turn")
+        self.match.play(self.bots[seat].choose(self.match.view(seat)), seat=seat)
+        return self._last_play()
+
+    def next_round(self) -> None:
+        """Deal the next round (after a round is over, before the match is)."""
+        self.match.next_round()
+
+    def record(self, names: str) -> str:
+        """The match's record (``docs/records.md``) with ``names`` (a JSON list, one per seat)."""
+        chosen: Sequence[str] = json.loads(names)
+        return json.dumps(record_from_match(self.match, names=chosen), indent=1)
+
+    def is_over(self) -> bool:
+        """Whether the match has its winner."""
+        return self.match.phase is Phase.MATCH_OVER
+
+    def _last_play(self) -> str:
+        return json.dumps(play_to_json(self.match.plays[-1][-1]))
