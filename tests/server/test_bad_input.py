@@ -76,7 +76,7 @@ async def test_each_bad_request_gets_its_error_and_changes_nothing(server: Serve
     raw = await connect_async(server.ws(state["table"]["id"]), ping_interval=None)
     newcomer = Client(raw, None)
     await refused(newcomer, {"type": "play", "card": hand[0], "seq": seq}, "bad-message", watcher)
-    await refused(newcomer, {"type": "hello", "protocol": 2}, "unsupported-protocol", watcher)
+    await refused(newcomer, {"type": "hello", "protocol": 3}, "unsupported-protocol", watcher)
     await refused(newcomer, {"type": "hello", "protocol": 1, "token": "x" * 32}, "bad-token", watcher)
     await newcomer.close()
     nowhere = await connect_async(server.ws("no-such-table"), ping_interval=None)

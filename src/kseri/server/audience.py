@@ -12,9 +12,10 @@ from typing import Any, Protocol
 from fastapi import WebSocket
 from orjson import Fragment
 
+from kseri.server.delta import DeltaText, MomentParts, Parts, SharedParts
 from kseri.server.eventlog import Event, EventLog, GameState
 from kseri.server.limits import TokenBucket
-from kseri.server.protocol import ServerMessage, State, dumps
+from kseri.server.protocol import LEAN, PROTOCOL, Presence, ServerMessage, State, dumps
 from kseri.server.settings import ServerSettings
 
 
@@ -50,6 +51,14 @@ class Connection:
         self.user = user
         """The signed-in account behind the connection (its session cookie), if any."""
         self.seat: int | None = None
+        """The seat whose view it is sent (``None``: a spectator's, or nobody's hand shown)."""
+        self.held: tuple[int, ...] = ()
+        """Pass and play: every seat this connection holds (it shows one at a time: :attr:`seat`)."""
+        self.protocol = PROTOCOL
+        self.sent: Parts | None = None
+        """Protocol v2: the moment it was last sent, as its seat saw it (the deltas' base)."""
+        self.sent_seq = 0
+        """The ``seq`` of :attr:`sent`."""
         self.joined = False
         self.bucket = TokenBucket(settings.limits.rate, settings.limits.burst)
         self.max_queued = settings.limits.send_queue
@@ -61,6 +70,11 @@ class Connection:
         self.throttled = 0
         """Messages refused in a row for want of allowance."""
         self._queue: asyncio.Queue[str | None] = asyncio.Queue()
+
+    @property
+    def present(self) -> tuple[int, ...]:
+        """The seats whose player this connection counts as connected."""
+        return self.held or (() if self.seat is None else (self.seat,))
 
     def send(self, message: ServerMessage) -> None:
         """Queue a message (a client too slow to take them is dropped)."""
@@ -129,19 +143,56 @@ class Audience:
         self._log = log
         self._max_backlog = max_backlog
         self._spectator_backlogs: dict[tuple[int, int], list[str]] = {}
+        self._shared = SharedParts()
 
     def tell(self, text: str) -> None:
         """Send every connection the same message."""
         for connection in self.connections:
             connection.send_text(text)
 
+    def presence(self, table: dict[str, Any]) -> None:
+        """Tell every connection who is connected now (``table``); v2 connections' deltas then
+        count from this table."""
+        self.tell(Presence(table).encode())
+        replaced: dict[int, tuple[Parts, Parts]] = {}
+        for connection in self.connections:
+            sent = connection.sent
+            if sent is not None:
+                pair = replaced.get(id(sent))
+                if pair is None:
+                    pair = replaced[id(sent)] = (sent, dict(sent, table=table))
+                connection.sent = pair[1]
+
     def broadcast(self, applied: list[tuple[Event, dict[str, Any]]]) -> None:
-        """Tell every connection of events just committed, each as its seat sees them."""
-        moment = StateText(self._table.table_json(), self._log.state, self._table.turn_deadline())
-        for event, shown in applied:
+        """Tell every connection of events just committed, each as its seat sees them: a
+        ``state`` (protocol v1) or a ``delta`` from what it was sent before (v2)."""
+        table, state, deadline = self._table.table_json(), self._log.state, self._table.turn_deadline()
+        moment = StateText(table, state, deadline)
+        lean = None
+        for index, (event, shown) in enumerate(applied):
             encoded = Fragment(dumps(shown))
             for connection in self.connections:
-                connection.send_text(moment.message(event.seq, encoded, connection.seat))
+                sent = connection.sent
+                if sent is None:
+                    connection.send_text(moment.message(event.seq, encoded, connection.seat))
+                    continue
+                if lean is None:
+                    lean = DeltaText(MomentParts(table, state, deadline, self._shared))
+                connection.send_text(lean.message(event.seq, encoded, connection.seat, sent,
+                                                  connection.sent_seq, index == 0))
+        if lean is not None:
+            for connection in self.connections:
+                if connection.sent is not None:
+                    connection.sent, connection.sent_seq = lean.parts[connection.seat], state.seq
+
+    def full(self, connection: Connection) -> str:
+        """The latest ``state`` as ``connection``'s seat sees it, with no event (on hello, and
+        for v2 on ``sync`` or ``show``); a v2 connection's deltas count from it."""
+        table, state, deadline = self._table.table_json(), self._log.state, self._table.turn_deadline()
+        if connection.protocol == LEAN:
+            connection.sent = MomentParts(table, state, deadline, self._shared)[connection.seat]
+            connection.sent_seq = state.seq
+        return StateText(table, state, deadline).message(state.seq, None, connection.seat)
 
     def backlog(self, seat: int | None, since: int | None) -> list[str]:
         """What a client that has seen state ``since`` is sent on hello: each state it missed,

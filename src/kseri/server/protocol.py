@@ -1,5 +1,5 @@
-"""Protocol v1's WebSocket messages: the client's, parsed strictly; the server's, typed and
-encoded here (:func:`dumps`, the wire's one JSON encoder).
+"""The WebSocket messages (protocol v1, and v2's ``delta``): the client's, parsed strictly; the
+server's, typed and encoded here (:func:`dumps`, the wire's one JSON encoder).
 
 The JSON Schemas in ``kseri/schemas/`` describe the same messages (tests hold the two together).
 """
@@ -13,7 +13,12 @@ import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 PROTOCOL = 1
-"""The protocol version this server speaks."""
+"""The protocol version of the engine protocol's clients and the default (full ``state``
+messages)."""
+LEAN = 2
+"""Protocol v2: one full ``state``, then ``delta`` messages (``server/delta.py``)."""
+PROTOCOLS = (PROTOCOL, LEAN)
+"""The protocol versions this server speaks (asked for in ``hello``)."""
 
 ERROR_CODES = (
     "bad-json", "bad-message", "unsupported-protocol", "bad-token", "not-seated",
@@ -46,13 +51,18 @@ class _Message(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
 
+Token = Annotated[str, Field(max_length=200)]
+
+
 class Hello(_Message):
     """Join a table's stream, as a seat (with its token) or as a spectator."""
 
     type: Literal["hello"]
     protocol: int
-    token: Annotated[str, Field(max_length=200)] | None = None
+    token: Token | None = None
     since: Annotated[int, Field(ge=0)] | None = None
+    tokens: Annotated[list[Token], Field(min_length=1, max_length=6)] | None = None
+    """Pass and play: the tokens of every seat this one device holds (instead of ``token``)."""
 
 
 class Play(_Message):
@@ -89,11 +99,27 @@ class Ping(_Message):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Hello | Play | Ready | Hint | Say | Ping, Field(discriminator="type")]
-_client_message: TypeAdapter[Hello | Play | Ready | Hint | Say | Ping] = TypeAdapter(ClientMessage)
+class Show(_Message):
+    """Pass and play: show the view of one of the seats this connection holds (after the
+    hand-over), or of none (``null``: the hand hidden while the device is passed on)."""
+
+    type: Literal["show"]
+    seat: Annotated[int, Field(ge=0, le=5)] | None
 
 
-def parse_client_message(data: object) -> Hello | Play | Ready | Hint | Say | Ping:
+class Sync(_Message):
+    """Protocol v2: send the full state again (a client that lost track of the deltas)."""
+
+    type: Literal["sync"]
+
+
+Request = Hello | Play | Ready | Hint | Say | Ping | Show | Sync
+"""Every message a client may send."""
+ClientMessage = Annotated[Request, Field(discriminator="type")]
+_client_message: TypeAdapter[Request] = TypeAdapter(ClientMessage)
+
+
+def parse_client_message(data: object) -> Request:
     """Validate a decoded client message; raises :class:`ProtocolError` (``bad-message``)."""
     try:
         return _client_message.validate_python(data)
@@ -124,9 +150,10 @@ class Welcome:
     seat: int | None
     talk: bool
     """Whether the table's players may say phrases (off in rated games when the server says so)."""
+    protocol: int = PROTOCOL
 
     def encode(self) -> str:
-        return dumps({"type": "welcome", "protocol": PROTOCOL, "table": self.table, "seat": self.seat,
+        return dumps({"type": "welcome", "protocol": self.protocol, "table": self.table, "seat": self.seat,
                       "talk": self.talk})
 
 
@@ -146,6 +173,30 @@ class State:
         return dumps({"type": "state", "seq": self.seq, "table": self.table, "view": self.view,
                       "event": self.event, "fairness": self.fairness, "turn_deadline": self.turn_deadline,
                       "history": self.history})
+
+
+@dataclass(frozen=True, slots=True)
+class Delta:
+    """Protocol v2: what changed from state ``base`` to state ``seq`` (``server/delta.py``)."""
+
+    seq: int
+    base: int
+    event: JSON
+    changes: JSON
+
+    def encode(self) -> str:
+        return dumps({"type": "delta", "seq": self.seq, "base": self.base, "event": self.event,
+                      "changes": self.changes})
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """Pass and play: whose view this connection is sent from now on (a full ``state`` follows)."""
+
+    seat: int | None
+
+    def encode(self) -> str:
+        return dumps({"type": "shown", "seat": self.seat})
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,5 +251,5 @@ class Error:
         return dumps({"type": "error", "code": self.code, "message": self.message})
 
 
-ServerMessage = Welcome | State | Presence | HintValues | Said | Pong | Error
+ServerMessage = Welcome | State | Delta | Shown | Presence | HintValues | Said | Pong | Error
 """Every message the server sends on a table's WebSocket."""

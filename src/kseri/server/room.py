@@ -29,18 +29,23 @@ from kseri.server.clock import TurnClock
 from kseri.server.eventlog import Event, EventLog, GameState, RoundSecret
 from kseri.server.hints import Hints
 from kseri.server.history import auto_reason
+from kseri.server.passplay import held_seats, show
 from kseri.server.protocol import (
-    PROTOCOL,
+    LEAN,
+    PROTOCOLS,
     Hello,
     Hint,
     HintValues,
     Ping,
     Play,
     Pong,
-    Presence,
     ProtocolError,
     Ready,
+    Request,
     Say,
+    Show,
+    Shown,
+    Sync,
     Welcome,
     dumps,
 )
@@ -275,7 +280,7 @@ class GameTable:
 
     # -- requests --------------------------------------------------------------------------------
 
-    async def handle(self, connection: Connection, message: Hello | Play | Ready | Hint | Say | Ping) -> None:
+    async def handle(self, connection: Connection, message: Request) -> None:
         """Answer one parsed client message (raises :class:`ProtocolError` to refuse it)."""
         if isinstance(message, Ping):
             connection.send(Pong())
@@ -293,24 +298,35 @@ class GameTable:
             user = None if seat is None else self.seats[seat].user or connection.user
             self.audience.tell((await self.talk.say(seat, user, message.phrase)).encode())
             return
-        seat = connection.seat
-        if seat is None:
+        if isinstance(message, Show | Sync):
+            if isinstance(message, Sync) and connection.protocol != LEAN:
+                raise ProtocolError("bad-message", "sync is protocol 2's: a v1 client gets every state")
+            async with self.lock:
+                if isinstance(message, Show):
+                    show(connection, message.seat)
+                    connection.send(Shown(message.seat))
+                connection.send_text(self.audience.full(connection))
+            return
+        seats = connection.held if isinstance(message, Ready) and connection.held else (connection.seat,)
+        if seats[0] is None:
             raise ProtocolError("not-seated", "spectators cannot play; join a seat first")
         await self.lock.acquire()
         # once begun, a move runs to its end (stored, then told to everyone) even when the
         # connection that asked is dropped meanwhile (its handler cancelled): stopped half-way,
         # it would be applied and stored but never told, and the table would wait forever
-        move = asyncio.ensure_future(self._move(seat, message))
+        move = asyncio.ensure_future(self._move([seat for seat in seats if seat is not None], message))
         move.add_done_callback(lambda done: done.cancelled() or done.exception())
         await asyncio.shield(move)
 
-    async def _move(self, seat: int, message: Play | Ready) -> None:
-        """Play or get ready for ``seat`` (the caller acquired :attr:`lock`; released here)."""
+    async def _move(self, seats: list[int], message: Play | Ready) -> None:
+        """Play for ``seats[0]``, or get every one of ``seats`` ready (the caller acquired
+        :attr:`lock`; released here)."""
         try:
             if isinstance(message, Play):
-                await self._play_request(seat, message)
+                await self._play_request(seats[0], message)
             else:
-                await self._ready(seat, message)
+                for seat in seats:
+                    await self._ready(seat, message)
         finally:
             self.lock.release()
 
@@ -338,36 +354,44 @@ class GameTable:
         return record_from_match(match, names=names, fairness=proofs)
 
     async def _hello(self, connection: Connection, message: Hello) -> None:
-        if message.protocol != PROTOCOL:
-            raise ProtocolError("unsupported-protocol",
-                                f"this server speaks protocol {PROTOCOL}, not {message.protocol}")
+        if message.protocol not in PROTOCOLS:
+            raise ProtocolError("unsupported-protocol", f"this server speaks protocols "
+                                f"{' and '.join(map(str, PROTOCOLS))}, not {message.protocol}")
         if connection.joined:
             raise ProtocolError("bad-message", "hello was already said on this connection")
         async with self.lock:
             seat = None
-            if message.token is not None:
+            held: tuple[int, ...] = ()
+            if message.tokens is not None:
+                if message.token is not None:
+                    raise ProtocolError("bad-message", "send token or tokens, not both")
+                held = held_seats(self.seats, message.tokens)
+            elif message.token is not None:
                 seat = self.seat_of(message.token)
                 if seat is None:
                     raise ProtocolError("bad-token", "that token holds no seat at this table")
             elif connection.user is not None:
                 seat = self.seat_of_user(connection.user)
-            if seat is not None:
-                same = sum(1 for c in self.connections if c.seat == seat)
+            for each in held or ((seat,) if seat is not None else ()):
+                same = sum(1 for c in self.connections if each in c.present)
                 if same >= self.settings.limits.connections_per_seat:
                     raise ProtocolError("too-many-connections", f"a seat may have at most "
                                         f"{self.settings.limits.connections_per_seat} connections at once")
-            backlog = self.audience.backlog(seat, message.since)
-            connection.seat = seat
+            connection.seat, connection.held, connection.protocol = seat, held, message.protocol
+            backlog = ([self.audience.full(connection)] if message.protocol == LEAN
+                       else self.audience.backlog(seat, message.since))
             connection.joined = True
-            connection.send(Welcome(self.table_json(), seat, self.talk.allowed))
+            connection.send(Welcome(self.table_json(), seat, self.talk.allowed, message.protocol))
             for text in backlog:
                 connection.send_text(text)
             self.audience.connections.add(connection)
-            if seat is not None:
-                state = self.seats[seat]
+            arrived = False
+            for each in connection.present:
+                state = self.seats[each]
                 state.connections += 1
-                if state.connections == 1:
-                    self._presence()
+                arrived = arrived or state.connections == 1
+            if arrived:
+                self._presence()
 
     async def leave(self, connection: Connection) -> None:
         """Forget a closed connection; a seat left empty starts its grace period."""
@@ -375,17 +399,19 @@ class GameTable:
             return
         async with self.lock:
             self.audience.connections.discard(connection)
-            seat = connection.seat
-            if seat is not None:
+            gone = False
+            for seat in connection.present:
                 state = self.seats[seat]
                 state.connections -= 1
                 if state.connections == 0:
                     state.last_seen = time.monotonic()
-                    self._presence()
+                    gone = True
+            if gone:
+                self._presence()
 
     def _presence(self) -> None:
         """Tell everyone who is connected now (not stored: comings and goings are not events)."""
-        self.audience.tell(Presence(self.table_json()).encode())
+        self.audience.presence(self.table_json())
         self.timer.schedule()
 
     async def _play_request(self, seat: int, message: Play) -> None:

@@ -80,6 +80,9 @@ class CreateTable(_Body):
     """Seconds per play (``null``: no clock)."""
     casual: bool = True
     public: bool = True
+    pass_and_play: bool = False
+    """Every person's seat for the creator, who plays them all on one device (the answer's
+    ``tokens``; ``docs/protocol.md``, Pass and play). Never public."""
 
 
 class JoinTable(_Body):
@@ -126,6 +129,8 @@ class SeatGrant(BaseModel):
     table: TableOut
     seat: int | None
     token: str | None
+    tokens: dict[int, str] | None = None
+    """A pass-and-play table's: every person's seat and its token."""
 
 
 class Lobby(BaseModel):
@@ -159,7 +164,8 @@ async def open_table(tables: TableRegistry, body: CreateTable, *, rematch_of: st
                      ) -> tuple[GameTable, int | None, str | None]:
     """A new table as ``body`` asks; the creator takes its first person's seat (if any and
     ``seat_creator``), bound to the ``creator``'s account when signed in: returns the table,
-    that seat and its token."""
+    that seat and its token. A pass-and-play table's other people's seats are taken too:
+    :func:`pass_and_play_tokens`."""
     try:
         given = body.rules
         rules = Rules.from_spec(given) if isinstance(given, str) else Rules.from_options(given)
@@ -207,6 +213,27 @@ async def _may_sit(request: Request, table: GameTable | None = None) -> User | N
     return user
 
 
+def pass_and_play_seats(body: CreateTable) -> CreateTable:
+    """A pass-and-play table's body checked (two people at least) and made private."""
+    people = sum(1 for spec in body.seats or [] if spec.kind == "human") if body.seats else None
+    if people is not None and people < 2:
+        raise ApiError(422, "bad-seats", "pass and play needs two people or more on the device")
+    return body.model_copy(update={"public": False})
+
+
+async def pass_and_play_tokens(table: GameTable, body: CreateTable, creator: int,
+                               token: str) -> dict[int, str]:
+    """Take every other person's seat of a new pass-and-play table (named as asked, or
+    ``Player N``): each seat's token, the creator's included."""
+    tokens = {creator: token}
+    for index, seat in enumerate(table.seats):
+        if not seat.taken:
+            name = body.seats[index].name if body.seats else None
+            taken, tokens[index] = await table.take_seat(index, name)
+            assert taken == index
+    return tokens
+
+
 async def _table_or_404(tables: TableRegistry, table_id: str) -> GameTable:
     table = await tables.get(table_id)
     if table is None:
@@ -234,8 +261,13 @@ async def create_table(body: CreateTable, request: Request, tables: Tables) -> d
         raise ApiError(429, "throttled", f"at most {tables.settings.limits.tables_per_minute:g} new tables a "
                        "minute from one address", retry_after=wait)
     creator = await _may_sit(request)
+    if body.pass_and_play:
+        body = pass_and_play_seats(body)
     table, seat, token = await open_table(tables, body, creator=creator)
-    return {"table": table.table_json(), "seat": seat, "token": token}
+    tokens = None
+    if body.pass_and_play and seat is not None and token is not None:
+        tokens = await pass_and_play_tokens(table, body, seat, token)
+    return {"table": table.table_json(), "seat": seat, "token": token, "tokens": tokens}
 
 
 @router.get("/api/lobby", response_model=Lobby)

@@ -1,6 +1,10 @@
-// One table's WebSocket (docs/protocol.md): hello with the seat token, then state messages.
-// It reconnects on its own after a lost connection or a phone waking up, asking with `since`
-// for the states it missed, and pings to keep idle connections alive.
+// One table's WebSocket (docs/protocol.md): hello with the seat token (or, at pass and play,
+// every seat's), then states. It speaks protocol v2: after a full `state`, `delta` messages are
+// applied to the state it holds (delta.js) and handed on as whole states, so the table's
+// screen sees states only; a delta that does not follow the state held asks for the full state
+// (`sync`). It reconnects on its own after a lost connection or a phone waking up (a full state
+// comes on every hello), and pings to keep idle connections alive.
+import { applyChanges, partsOf } from "./delta.js";
 
 const PING_MS = 20000;
 const PONG_WAIT_MS = 4000;
@@ -11,10 +15,13 @@ export class TableConnection {
    * @param {string} tableId
    * @param {string|null} token the seat token, null to watch
    * @param {{message: function(object), status: function(string)}} handlers
+   * @param {string[]|null} tokens pass and play: every seat's token this device holds
    */
-  constructor(tableId, token, handlers) {
+  constructor(tableId, token, handlers, tokens = null) {
     this.tableId = tableId;
     this.token = token;
+    this.tokens = tokens;
+    this.parts = null; // the state held (protocol v2), which deltas change
     this.handlers = handlers;
     this.lastSeq = null;
     this.socket = null;
@@ -38,7 +45,10 @@ export class TableConnection {
     this.handlers.status("connecting");
     socket.onopen = () => {
       this.backoff = 500;
-      socket.send(JSON.stringify({ type: "hello", protocol: 1, token: this.token, since: this.lastSeq }));
+      const hello = { type: "hello", protocol: 2, token: this.token, since: this.lastSeq };
+      if (this.tokens) Object.assign(hello, { token: null, tokens: this.tokens });
+      this.parts = null;
+      socket.send(JSON.stringify(hello));
       clearInterval(this.pinger);
       this.pinger = setInterval(() => this.send({ type: "ping" }), PING_MS);
     };
@@ -50,8 +60,21 @@ export class TableConnection {
         return;
       }
       if (message.type === "state") {
-        if (this.lastSeq !== null && message.seq <= this.lastSeq) return;
+        // a full state: on hello, after `sync` or `show`; the deltas count from it
+        this.parts = partsOf(message);
         this.lastSeq = message.seq;
+      } else if (message.type === "delta") {
+        if (this.parts === null) return; // a full state is on its way
+        if (message.base !== this.lastSeq) {
+          this.parts = null;
+          this.send({ type: "sync" });
+          return;
+        }
+        this.parts = applyChanges(this.parts, message.changes);
+        this.lastSeq = message.seq;
+        message = { type: "state", seq: message.seq, event: message.event, ...this.parts };
+      } else if (message.type === "presence" && this.parts) {
+        this.parts = { ...this.parts, table: message.table };
       }
       clearTimeout(this.pongTimer);
       if (message.type === "welcome") this.handlers.status("online");

@@ -6,6 +6,8 @@ import { h, navigate } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { openRulesHelp, presetName } from "./rules-help.js";
 import { QuickGame } from "./players.js";
+import { holdPassPlay } from "./passplay.js";
+import { notificationsOn, notificationsSupported, toggleNotifications } from "./notices.js";
 
 /** The options offered in the form, in this order; the others keep the preset's value. */
 const OPTIONS = [
@@ -164,7 +166,7 @@ export class LobbyScreen {
   }
 
   casual() {
-    return this.form.casual ?? this.form.opponents === "bots";
+    return this.form.casual ?? this.form.opponents !== "friends";
   }
 
   /** One tap to a game: the Greek rules against the computer at the chosen level. */
@@ -193,9 +195,11 @@ export class LobbyScreen {
         seats,
         clock: this.form.clock,
         casual: this.casual(),
-        public: this.form.opponents === "bots" ? false : this.form.publicTable,
+        public: this.form.opponents === "friends" ? this.form.publicTable : false,
+        pass_and_play: this.form.opponents === "device",
       });
       holdSeat(created.table.id, created.seat, created.token);
+      if (created.tokens) holdPassPlay(created.table.id, created.tokens);
       navigate(`/t/${created.table.id}`);
     } catch (error) {
       this.busy = false;
@@ -236,7 +240,11 @@ export class LobbyScreen {
         h("section", { class: "quick-start" },
           h("button", { type: "button", class: "primary big", id: "quick-play", disabled: this.busy || !this.presets, onclick: () => this.quickPlay() },
             t("lobby.quickPlay")),
-          h("span", {}, t("lobby.quickPlayHelp", { level: levelName(this.form.level) }))),
+          h("span", {}, t("lobby.quickPlayHelp", { level: levelName(this.form.level) })),
+          notificationsSupported() && h("button", {
+            type: "button", class: "small", id: "lobby-notify", "aria-pressed": notificationsOn() ? "true" : "false",
+            onclick: async () => { await toggleNotifications(); this.render(); },
+          }, h("span", { "aria-hidden": "true" }, notificationsOn() ? "🔔 " : "🔕 "), t("notice.toggle"))),
         h("div", { id: "continue-games", class: "continue-games", hidden: !(this.ownGames || []).length }),
         this.quick.element,
         h("details", { class: "how-to" },
@@ -270,16 +278,17 @@ export class LobbyScreen {
         })),
       h("fieldset", {},
         h("legend", {}, t("lobby.against")),
-        h("div", { class: "choices two" },
+        h("div", { class: "choices" },
           radio("opponents", "bots", t("lobby.vsBots"), f.opponents === "bots", () => { localStorage.setItem("kseri.opponents", "bots"); this.set({ opponents: "bots", casual: null }); }, t("lobby.vsBotsHelp")),
-          radio("opponents", "friends", t("lobby.vsFriends"), f.opponents === "friends", () => { localStorage.setItem("kseri.opponents", "friends"); this.set({ opponents: "friends", casual: null }); }, t("lobby.vsFriendsHelp")))),
+          radio("opponents", "friends", t("lobby.vsFriends"), f.opponents === "friends", () => { localStorage.setItem("kseri.opponents", "friends"); this.set({ opponents: "friends", casual: null }); }, t("lobby.vsFriendsHelp")),
+          radio("opponents", "device", t("lobby.vsDevice"), f.opponents === "device", () => { localStorage.setItem("kseri.opponents", "device"); this.set({ opponents: "device", casual: null }); }, t("lobby.vsDeviceHelp")))),
       h("fieldset", {},
         h("legend", {}, t("lobby.players")),
         h("div", { class: "choices" },
           this.modes().map((mode) => radio("mode", mode, t(`mode.${mode}`), f.mode === mode, () => {
             this.set({ mode, preset: this.presetsForMode(mode)[0], overrides: {}, seatChoices: {} });
           })))),
-      f.opponents === "friends" && this.presets && this.renderSeatChoices(),
+      f.opponents !== "bots" && this.presets && this.renderSeatChoices(),
       f.opponents === "bots" && h("fieldset", {},
         h("legend", {}, t("lobby.level")),
         h("div", { class: "choices" },
@@ -303,7 +312,7 @@ export class LobbyScreen {
         h("span", {}, t("lobby.public"), h("small", {}, t("lobby.publicHelp")))),
       this.error && h("p", { class: "error", role: "alert" }, this.error),
       h("button", { type: "submit", class: "primary big", id: "create-game", disabled: this.busy || !this.presets },
-        f.opponents === "bots" ? t("lobby.play") : t("lobby.invite")));
+        f.opponents === "friends" ? t("lobby.invite") : t("lobby.play")));
     return form;
   }
 
@@ -319,7 +328,7 @@ export class LobbyScreen {
       rows.push(h("label", { class: "field inline seat-choice" },
         h("span", {}, t("lobby.seatLabel", { n: seat + 1, role })),
         h("select", { id: `seat-${seat}`, onchange: (e) => { f.seatChoices = { ...f.seatChoices, [seat]: e.target.value }; } },
-          h("option", { value: "friend", selected: (f.seatChoices[seat] || "friend") === "friend" }, t("lobby.seatFriend")),
+          h("option", { value: "friend", selected: (f.seatChoices[seat] || "friend") === "friend" }, t(f.opponents === "device" ? "lobby.seatHere" : "lobby.seatFriend")),
           this.levels.map((level) => h("option", { value: level, selected: f.seatChoices[seat] === level }, t("seat.bot", { level: levelName(level) }))))));
     }
     return h("fieldset", {}, h("legend", {}, t("lobby.seats")), h("div", { class: "seat-choices" }, rows));

@@ -4,6 +4,7 @@
 // their history, statistics, games) and leaderboards (/leaderboard/FAMILY).
 import { accountApi, accountErrorText, currentAccount } from "./account.js";
 import { api, holdSeat, playerName } from "./api.js";
+import { notify } from "./notices.js";
 import { h, navigate } from "./dom.js";
 import { currentLanguage, t, tn } from "./i18n.js";
 import { dailyHistorySection, loadDailyHistory } from "./daily.js";
@@ -108,6 +109,7 @@ export class QuickGame {
       this.render();
     }
     if (this.alive && this.seek && this.seek.status === "paired") {
+      notify(t("notice.gameFound"), t("notice.gameFoundBody"), "kseri-paired");
       holdSeat(this.seek.table, this.seek.seat, this.seek.token);
       navigate(`/t/${this.seek.table}`);
     }

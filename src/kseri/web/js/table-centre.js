@@ -39,7 +39,10 @@ export const centreMethods = {
     this.seq = message.seq;
     this.fairness = message.fairness;
     this.history = message.history ?? this.history;
-    if (this.view && this.view.seat !== undefined && this.view.seat !== null) this.seat = this.view.seat;
+    if (this.passPlay) this.seat = this.view ? this.view.seat : null; // the seat shown, if any
+    else if (this.view && this.view.seat !== undefined && this.view.seat !== null) this.seat = this.view.seat;
+    if (this.passPlay) this.passPlayStep();
+    else this.notices.update(this.turnIsMine(), t("notice.yourTurnBody"));
     this.rememberCommitment();
     const deadline = message.turn_deadline;
     this.turnEnds = deadline ? message.receivedAt + (deadline.at - deadline.now) * 1000 : null;

@@ -5,6 +5,7 @@ import { api, heldSeat, holdSeat } from "./api.js";
 import { announce, h, navigate } from "./dom.js";
 import { setSoundOn, soundOn } from "./effects.js";
 import { t } from "./i18n.js";
+import { notificationsOn, notificationsSupported, toggleNotifications } from "./notices.js";
 import { seatName } from "./lobby.js";
 import { puzzlesFromGame } from "./puzzles.js";
 import { openRulesHelp } from "./rules-help.js";
@@ -43,7 +44,7 @@ export const controlMethods = {
     } else if (view.phase === "round-over") status = t("table.roundOver");
     else status = t("table.matchOver");
     const muted = !soundOn();
-    const playing = this.table.status === "playing" && this.seat !== null;
+    const playing = this.table.status === "playing" && this.seat !== null && !this.passPlay;
     return h("div", { class: "topline" },
       h("span", { class: "round-label" }, t("table.round", { n: view.round + 1 })),
       h("span", { class: "turn-status", id: "turn-status" }, status),
@@ -59,6 +60,11 @@ export const controlMethods = {
         }, speakerIcon(muted)),
         playing && h("button", { type: "button", class: "small icon", id: "resign-button", title: t("resign.button"), "aria-label": t("resign.button"), onclick: () => this.confirmResign() },
           h("span", { "aria-hidden": "true" }, "⚑"), h("span", { class: "wide-only" }, t("resign.short"))),
+        this.seat !== null && !this.passPlay && notificationsSupported() && h("button", {
+          type: "button", class: "small icon", id: "notify-button", "aria-pressed": notificationsOn() ? "true" : "false",
+          title: t("notice.toggle"), "aria-label": t("notice.toggle"),
+          onclick: async () => { await toggleNotifications(); this.render(); },
+        }, h("span", { "aria-hidden": "true" }, notificationsOn() ? "🔔" : "🔕")),
         h("button", { type: "button", class: "small icon", id: "leave-button", title: t("leave.button"), "aria-label": t("leave.button"), onclick: () => this.leave() },
           h("span", { "aria-hidden": "true" }, t("leave.short")))),
       this.renderTalkMenu());
@@ -185,7 +191,7 @@ export const controlMethods = {
       const waitingOthers = this.readyRound === view.round || Boolean(mine && mine.ready);
       return h("section", { class: "overlay-panel", role: "dialog", "aria-modal": "false", "aria-labelledby": "panel-title", "data-key": key },
         body,
-        !over && this.seat !== null && h("div", { class: "ready-box" },
+        !over && (this.seat !== null || this.passPlay) && h("div", { class: "ready-box" },
           this.fairness && this.fairness.cutter === this.seat && !waitingOthers && h("details", {
             class: "cut-box", id: "cut-box", open: this.cutOpen, ontoggle: (e) => { this.cutOpen = e.target.open; },
           },

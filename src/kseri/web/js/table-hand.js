@@ -10,6 +10,12 @@ export const handMethods = {
       && this.table.status === "playing" && !this.queue.length && !this.animating;
   },
 
+  /** Whether the state says this seat is to play (drawn or not yet). */
+  turnIsMine() {
+    return Boolean(this.view && this.seat !== null && this.view.turn === this.seat && this.view.phase === "playing"
+      && this.table.status === "playing");
+  },
+
   play(card) {
     if (!this.myTurn()) {
       this.notice = this.view && this.view.turn !== null ? t("table.notYourTurn") : t("table.noPlayNow");
@@ -76,7 +82,7 @@ export const handMethods = {
     const casual = this.table.casual;
     return h("section", { class: `me${view.turn === this.seat ? " turn" : ""}`, "data-seat": this.seat, "aria-label": t("table.you") },
       h("div", { class: "me-head" },
-        h("span", { class: "opponent-name" }, t("seat.you")),
+        h("span", { class: "opponent-name" }, this.passPlay ? this.nameOf(this.seat) : t("seat.you")),
         view.dealer === this.seat && h("span", { class: "tag dealer", title: t("table.dealer") }, t("table.dealerShort")),
         this.lastCapturerTag(this.seat),
         this.renderCaptured(this.sideOf(this.seat)),

@@ -23,6 +23,8 @@ import { presetName, renderRules } from "./rules-help.js";
 import { centreMethods } from "./table-centre.js";
 import { controlMethods } from "./table-controls.js";
 import { handMethods } from "./table-hand.js";
+import { TurnNotices, turnTitle } from "./notices.js";
+import { passPlayMethods, passPlayTokens } from "./passplay.js";
 import { ratingMethods } from "./table-ratings.js";
 import { scoreMethods } from "./table-scores.js";
 import { talkMethods } from "./talk.js";
@@ -58,12 +60,20 @@ export class TableScreen {
     this.talkAllowed = true; // whether this table's players may say phrases (the welcome says)
     this.talkOpen = false;
     this.bubbles = {}; // seat → the phrase it said a moment ago (talk.js)
+    this.passPlay = null; // pass and play: {held: the seats this device holds, asked: the seat shown}
+    this.notices = new TurnNotices();
     this.keyHandler = (event) => this.onKey(event);
     document.addEventListener("keydown", this.keyHandler);
   }
 
   async start() {
     this.root.replaceChildren(h("p", { class: "loading" }, t("table.loading")));
+    const tokens = passPlayTokens(this.tableId);
+    if (tokens) {
+      this.passPlay = { held: Object.keys(tokens).map(Number), asked: null };
+      this.connect(null, Object.values(tokens));
+      return;
+    }
     const held = heldSeat(this.tableId);
     if (held) {
       this.seat = held.seat;
@@ -83,6 +93,7 @@ export class TableScreen {
 
   destroy() {
     document.removeEventListener("keydown", this.keyHandler);
+    this.notices.destroy();
     if (this.connection) this.connection.close();
     clearInterval(this.clockTimer);
     document.title = t("app.title");
@@ -93,7 +104,7 @@ export class TableScreen {
     else if (this.table) this.renderJoin();
   }
 
-  connect(token) {
+  connect(token, tokens = null) {
     this.token = token;
     this.connection = new TableConnection(this.tableId, token, {
       message: (message) => this.onMessage(message),
@@ -101,7 +112,7 @@ export class TableScreen {
         this.connectionStatus = status;
         this.renderConnection();
       },
-    });
+    }, tokens);
     this.connection.open();
     this.render();
   }
@@ -163,7 +174,7 @@ export class TableScreen {
   }
 
   autoReady() {
-    if (this.seat === null || !this.table || this.table.status !== "waiting" || this.startReadySent) return;
+    if ((this.seat === null && !this.passPlay) || !this.table || this.table.status !== "waiting" || this.startReadySent) return;
     if (this.connection.send({ type: "ready" })) this.startReadySent = true;
   }
 
@@ -181,7 +192,7 @@ export class TableScreen {
   }
 
   nameOf(seat) {
-    if (seat === this.seat) return t("seat.you");
+    if (seat === this.seat && !this.passPlay) return t("seat.you");
     const info = this.table && this.table.seats[seat];
     return info ? seatName(info, this.table.seats) : t("seat.player", { n: seat + 1 });
   }
@@ -211,7 +222,7 @@ export class TableScreen {
   describe(event) {
     let text = "";
     if (event.kind === "play") {
-      const mine = event.seat === this.seat;
+      const mine = event.seat === this.seat && !this.passPlay;
       const key = event.auto ? (mine ? `event.autoYou.${event.auto}` : `event.auto.${event.auto}`) : mine ? "event.youPlayed" : "event.played";
       text = t(key, { name: this.nameOf(event.seat), card: cardName(event.card) });
       if (event.taken > 0) text += " " + tn("event.took", event.taken);
@@ -222,7 +233,7 @@ export class TableScreen {
       const next = this.view.turn;
       if (next !== null && next === this.seat) text += " " + t("table.yourTurn");
     } else if (event.kind === "round-start") {
-      text = this.view.dealer === this.seat ? t("event.roundStartYou", { n: this.view.round + 1 })
+      text = this.view.dealer === this.seat && !this.passPlay ? t("event.roundStartYou", { n: this.view.round + 1 })
         : t("event.roundStart", { n: this.view.round + 1, dealer: this.nameOf(this.view.dealer) });
       this.lastPlayText = "";
       if (this.view.turn === this.seat) text += " " + t("table.yourTurn");
@@ -303,7 +314,8 @@ export class TableScreen {
       h("p", { class: "status-line" },
         h("span", { class: "last-play", id: "last-play" }, this.lastPlayText || "\u00a0"),
         this.renderNoticeLine()),
-      this.seat !== null ? this.renderMe() : h("p", { class: "spectating" }, t("table.watching")),
+      this.passPlay ? this.renderPassPlay()
+        : this.seat !== null ? this.renderMe() : h("p", { class: "spectating" }, t("table.watching")),
       h("aside", { class: "table-side" },
         this.renderScoreboard(),
         this.showMemory && this.table.casual && this.seat !== null ? this.renderMemory() : null,
@@ -313,7 +325,7 @@ export class TableScreen {
     if (panel) screen.append(h("div", { class: "backdrop", "aria-hidden": "true" }), panel);
     this.root.replaceChildren(screen);
     screen.classList.toggle("my-turn", this.myTurn());
-    document.title = (this.myTurn() ? "● " : "") + t("app.title");
+    document.title = turnTitle(this.myTurn());
     const list = screen.querySelector(".play-list");
     if (list) list.scrollTop = list.scrollHeight;
     // Keep the keyboard where it was: same control, or the card now at the same place.
@@ -333,4 +345,5 @@ export class TableScreen {
 
 }
 
-Object.assign(TableScreen.prototype, handMethods, centreMethods, scoreMethods, controlMethods, ratingMethods, talkMethods);
+Object.assign(TableScreen.prototype, handMethods, centreMethods, scoreMethods, controlMethods, ratingMethods, talkMethods,
+  passPlayMethods);
