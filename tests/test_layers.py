@@ -120,7 +120,7 @@ def test_no_private_name_is_imported_from_another_module() -> None:
 SERVER_ROOMS = ["limits", "settings", "errors", "protocol", "db", "metrics", "guard", "workers", "history",
                 "hints", "eventlog", "audience", "seats", "clock", "room", "wire", "resign", "accounts",
                 "ratings", "fairplay", "moderation", "pairing", "cluster", "relay", "registry", "players",
-                "puzzles", "daily", "backup", "api", "app"]
+                "puzzles", "daily", "tournaments", "backup", "api", "app"]
 """The server's rooms, lowest first (docs/architecture.md): each imports only rooms before it (a
 room is a module, or a package such as ``api/``, whose modules may import one another)."""
 

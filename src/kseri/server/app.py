@@ -21,6 +21,7 @@ from kseri.server.players import Players
 from kseri.server.registry import PassOn, open_registry
 from kseri.server.room import GameTable
 from kseri.server.settings import ServerSettings
+from kseri.server.tournaments import Tournaments
 
 
 @asynccontextmanager
@@ -40,11 +41,14 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     state.players = Players(store, tables, state.allowances.tables)
     state.tables = tables
     state.daily = Daily(store, tables.search)
+    state.tournaments = Tournaments(store, tables)
     await tables.start(state.metrics, state.health)
     state.players.start()
+    state.tournaments.start()
     try:
         yield
     finally:
+        await state.tournaments.stop()
         await state.players.stop()
         await tables.stop()
         await store.close()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from kseri.server.api import daily, learn, odds, ops, pages, players, puzzles, tables
+from kseri.server.api import daily, learn, odds, ops, pages, players, puzzles, tables, tournaments
 
 ROUTERS: list[APIRouter] = [
     tables.router,  # tables, seats, the lobby, records, the play WebSocket
@@ -14,6 +14,7 @@ ROUTERS: list[APIRouter] = [
     puzzles.router,  # puzzles, puzzle ratings, mistakes made puzzles
     odds.router,  # win odds in a finished casual game's replay
     daily.router,  # the daily deal (server/daily.py)
+    tournaments.router,  # tournaments for people (server/tournaments.py)
     ops.router,  # health, readiness, metrics
     pages.router,  # the web page's addresses
 ]

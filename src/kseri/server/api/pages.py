@@ -1,6 +1,6 @@
 """The web page: ``index.html`` at every address the page itself answers (``/``, an invite
-``/t/{id}``, ``/account``, ``/p/{username}``, ``/leaderboard``, ``/puzzles``), its assets under
-``/static``."""
+``/t/{id}``, ``/account``, ``/p/{username}``, ``/leaderboard``, ``/puzzles``, ``/tournaments``), its assets
+under ``/static``."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ PLACEHOLDER_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"
 
 PAGES = ("/", "/t/{table_id}", "/daily", "/daily/{family}", "/daily/{family}/{day}",
          "/daily/versus/{first}/{second}", "/account", "/p/{username}", "/leaderboard",
-         "/leaderboard/{family}", "/puzzles")
+         "/leaderboard/{family}", "/puzzles", "/tournaments", "/tournaments/{tournament_id}")
 """The page's own addresses (docs/players.md)."""
 
 router = APIRouter(include_in_schema=False)
