@@ -77,7 +77,7 @@ def recomputed(data: Json, finals: dict[str, Json]) -> list[tuple[str, float, fl
     """The standings recomputed from the tables' final states: (name, score, Buchholz) by
     score, then Buchholz (the server's draw breaks the remaining ties)."""
     played = []
-    for rnd in data["rounds"]:
+    for rnd in data["pairings"]:
         for game in rnd["games"]:
             final = finals[game["table"]]
             seats = [seat["name"] for seat in final["table"]["seats"]]
@@ -85,7 +85,7 @@ def recomputed(data: Json, finals: dict[str, Json]) -> list[tuple[str, float, fl
             winner = final["table"]["winner"]
             played.append(swiss.Game(seats[0], seats[1], 1.0 if winner == 0 else 0.0 if winner == 1 else 0.5))
             assert game["points"] == final["table"]["totals"]
-    names = [e["username"] for e in data["entrants"]]
+    names = [e["username"] for e in data["players"]]
     score, buchholz = swiss.scores(names, played), swiss.buchholz(names, played)
     return sorted(((n, score[n], buchholz[n]) for n in names), key=lambda e: (-e[1], -e[2], e[0]))
 
@@ -93,7 +93,7 @@ def recomputed(data: Json, finals: dict[str, Json]) -> list[tuple[str, float, fl
 def first_deals(data: Json, finals: dict[str, Json]) -> list[set[str]]:
     """Each round's set of first-deal seeds over its tables (one seed: the same cards)."""
     return [{finals[g["table"]]["fairness"]["revealed"][0]["deal_seed"] for g in rnd["games"]}
-            for rnd in data["rounds"]]
+            for rnd in data["pairings"]]
 
 
 def enter(server: Server, names: list[str]) -> list[Browser]:
@@ -127,8 +127,8 @@ def test_a_swiss_of_four_played_to_the_end(start_server: Callable[..., Server], 
     asyncio.run(play_tournament(browsers, tid, 3, finals))
     data = wait_for(lambda: (d := show(browsers[0], tid))["status"] == "finished" and d)
 
-    assert [len(r["games"]) for r in data["rounds"]] == [2, 2, 2]
-    met = [frozenset((g["first"], g["second"])) for r in data["rounds"] for g in r["games"]]
+    assert [len(r["games"]) for r in data["pairings"]] == [2, 2, 2]
+    met = [frozenset((g["first"], g["second"])) for r in data["pairings"] for g in r["games"]]
     assert len(set(met)) == 6, "no pairing repeats in three rounds of four"
     deals = first_deals(data, finals)
     assert all(len(seeds) == 1 for seeds in deals), "every table of a round deals the same cards"
@@ -156,8 +156,8 @@ def test_a_tournament_survives_kill_9(start_server: Callable[..., Server], sqlit
     server.start()
     asyncio.run(play_tournament(browsers, tid, 1, finals))
     data = wait_for(lambda: (d := show(browsers[0], tid))["status"] == "finished" and d)
-    assert [len(r["games"]) for r in data["rounds"]] == [2, 2]
-    assert all(g["score"] is not None for r in data["rounds"] for g in r["games"]), "no result lost"
+    assert [len(r["games"]) for r in data["pairings"]] == [2, 2]
+    assert all(g["score"] is not None for r in data["pairings"] for g in r["games"]), "no result lost"
     assert all(len(seeds) == 1 for seeds in first_deals(data, finals))
     recomputed(data, finals)  # every stored result is its table's
     # duplicate: per round and seat, the two results compared: 1 matchpoint, or ½ each
@@ -165,8 +165,8 @@ def test_a_tournament_survives_kill_9(start_server: Callable[..., Server], sqlit
     assert sorted(e["score"] for e in data["standings"]) == sorted(e[1] for e in recomputed(data, finals))
 
 
-def test_bad_input_changes_nothing(start_server: Callable[..., Server], sqlite_url: str) -> None:
-    server = start_server(sqlite_url)
+def test_bad_input_changes_nothing(start_server: Callable[..., Server], database_url: str) -> None:
+    server = start_server(database_url)
     ira, jon, kim = enter(server, ["ira", "jon", "kim"])
     tid = create(ira)["id"]
 
@@ -186,7 +186,7 @@ def test_bad_input_changes_nothing(start_server: Callable[..., Server], sqlite_u
     refused(ira.post(f"/api/tournaments/{tid}/withdraw"), 409, "organiser")
     refused(ira.post("/api/tournaments/nope/join"), 404, "no-such-tournament")
     assert jon.post(f"/api/tournaments/{tid}/withdraw").status_code == 204
-    assert show(ira, tid)["entrants"] == [{"username": "ira", "withdrawn": False}]
+    assert show(ira, tid)["players"] == [{"username": "ira", "withdrawn": False}]
     refused(ira.post(f"/api/tournaments/{tid}/start"), 409, "too-few-entrants")
     assert jon.post(f"/api/tournaments/{tid}/join").status_code == 204
     assert ira.post(f"/api/tournaments/{tid}/start").status_code == 204
@@ -194,6 +194,6 @@ def test_bad_input_changes_nothing(start_server: Callable[..., Server], sqlite_u
     refused(ira.http.delete(f"/api/tournaments/{tid}", headers={"X-CSRF-Token": ira.csrf}), 409,
             "tournament-started")
     data = show(ira, tid)
-    assert data["status"] == "playing" and [e["username"] for e in data["entrants"]] == ["ira", "jon"]
+    assert data["status"] == "playing" and [e["username"] for e in data["players"]] == ["ira", "jon"]
     assert data["my_table"] == show(jon, tid)["my_table"] is not None, "both sent to their one table"
-    assert [g["first"] for g in data["rounds"][0]["games"]] in (["ira"], ["jon"])
+    assert [g["first"] for g in data["pairings"][0]["games"]] in (["ira"], ["jon"])

@@ -273,9 +273,9 @@ class Tournaments:
                     and row["status"] == "playing" and g["second"] and g["score"] is None):
                 mine = g["table_id"]
         return _summary(row, len(players)) | {
-            "entrants": [{"username": p["username"], "withdrawn": p["withdrawn"] is not None}
-                         for p in players],
-            "rounds": [{"round": n, "games": rounds[n]} for n in sorted(rounds)],
+            "players": [{"username": p["username"], "withdrawn": p["withdrawn"] is not None}
+                        for p in players],
+            "pairings": [{"round": n, "games": rounds[n]} for n in sorted(rounds)],
             "standings": table,
             "joined": viewer in names,
             "organiser": viewer == row["organiser"],

@@ -10,6 +10,7 @@ import { ReplayScreen } from "./replay.js";
 import { AccountScreen, claimHeldSeats, loadAccount, renderAccountNav } from "./account.js";
 import { LeaderboardScreen, ProfileScreen } from "./players.js";
 import { PuzzleScreen } from "./puzzles.js";
+import { TournamentScreen, TournamentsScreen } from "./tournaments.js";
 
 let screen = null;
 
@@ -23,8 +24,11 @@ function route() {
   const board = location.pathname.match(/^\/leaderboard(?:\/([^/]+))?\/?$/);
   const daily = location.pathname.match(/^\/daily(?:\/([a-z]+)(?:\/(\d{4}-\d\d-\d\d))?)?\/?$/);
   const versus = location.pathname.match(/^\/daily\/versus\/(\w+)\/(\w+)\/?$/);
+  const tournament = location.pathname.match(/^\/tournaments(?:\/([\w-]+))?\/?$/);
   if (location.pathname === "/account") screen = new AccountScreen(root);
   else if (location.pathname === "/puzzles") screen = new PuzzleScreen(root);
+  else if (tournament && tournament[1]) screen = new TournamentScreen(root, tournament[1]);
+  else if (tournament) screen = new TournamentsScreen(root);
   else if (versus) screen = new DailyVersusScreen(root, versus[1], versus[2]);
   else if (daily) screen = new DailyScreen(root, daily[1] || null, daily[2] || null);
   else if (profile) screen = new ProfileScreen(root, decodeURIComponent(profile[1]));
