@@ -197,3 +197,18 @@ def test_bad_input_changes_nothing(start_server: Callable[..., Server], database
     assert data["status"] == "playing" and [e["username"] for e in data["players"]] == ["ira", "jon"]
     assert data["my_table"] == show(jon, tid)["my_table"] is not None, "both sent to their one table"
     assert [g["first"] for g in data["pairings"][0]["games"]] in (["ira"], ["jon"])
+
+
+def test_players_who_never_come_do_not_hold_the_tournament_up(start_server: Callable[..., Server],
+                                                             sqlite_url: str) -> None:
+    # an absent player's seat is played by the stand-in once their grace is over, as at every
+    # table: the round ends, the tournament goes on to its end
+    server = start_server(sqlite_url, grace="1", ready_timeout="1")
+    lea, max_ = enter(server, ["lea", "max"])
+    tid = create(lea, rounds=2)["id"]
+    assert max_.post(f"/api/tournaments/{tid}/join").status_code == 204
+    assert lea.post(f"/api/tournaments/{tid}/start").status_code == 204
+    data = wait_for(lambda: (d := show(lea, tid))["status"] == "finished" and d, timeout=120)
+    assert [len(r["games"]) for r in data["pairings"]] == [1, 1]
+    assert all(g["score"] is not None for r in data["pairings"] for g in r["games"])
+    assert sum(e["score"] for e in data["standings"]) == 2.0
