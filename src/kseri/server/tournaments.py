@@ -28,8 +28,8 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Sequence
-from contextlib import suppress
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,6 +49,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from kseri.bench import swiss
 from kseri.bench.matchpoints import board_matchpoints
@@ -74,6 +75,8 @@ MAX_START_DELAY = 7 * 86400
 """How far ahead a tournament may be scheduled (seconds)."""
 TICK = 0.5
 """Seconds between the driver's looks at the tournaments under way."""
+SHOWN_KEPT = 256
+"""How many tournaments' page data are kept worked out."""
 
 tournaments = Table(
     "tournaments", db.metadata,
@@ -112,6 +115,17 @@ games = Table(
     Column("score", Float, nullable=True),  # first's: 1, ½, 0; None until the table finishes
     Column("points", Text, nullable=True),  # the match's totals [first, second] (JSON)
 )
+
+
+@dataclass(frozen=True, slots=True)
+class _Shown:
+    """A tournament's page data: the JSON every viewer gets alike, and what differs by viewer."""
+
+    text: str
+    entrants: frozenset[str]
+    organiser: str
+    tables: dict[str, str]
+    """Each player's table in the round under way, while it is being played."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,6 +211,10 @@ class Tournaments:
         self._lock = asyncio.Lock()
         """Held by every change (a join, a start, the driver's step): one at a time."""
         self._driver: asyncio.Task[None] | None = None
+        self._shown: dict[str, _Shown] = {}
+        """Each tournament's page data as last worked out (dropped at each change)."""
+        self._version = 0
+        """Counts the changes (page data worked out across one is not kept)."""
 
     def start(self) -> None:
         """Begin driving the tournaments (and resume those under way)."""
@@ -251,9 +269,24 @@ class Tournaments:
         shown.sort(key=lambda t: (t["status"] in ("finished", "cancelled"), t["starts"]))
         return shown
 
-    async def show(self, tournament_id: str, viewer: str | None) -> dict[str, Any]:
-        """A tournament as its page shows it: entrants, rounds with their pairings and tables,
-        the standings, and the viewer's own table in the round under way."""
+    async def show(self, tournament_id: str, viewer: str | None) -> str:
+        """A tournament as its page shows it (JSON text): entrants, rounds with their pairings
+        and tables, the standings, and the viewer's own table in the round under way. What every
+        viewer sees alike is worked out once per change of the tournament (a page polled by
+        every entrant costs a lookup, not the standings again)."""
+        shown = self._shown.get(tournament_id)
+        if shown is None:
+            version = self._version
+            shown = await self._build(tournament_id)
+            if version == self._version:  # nothing changed meanwhile: keep it
+                while len(self._shown) >= SHOWN_KEPT:
+                    del self._shown[next(iter(self._shown))]
+                self._shown[tournament_id] = shown
+        mine = {"joined": viewer in shown.entrants, "organiser": viewer == shown.organiser,
+                "my_table": shown.tables.get(viewer) if viewer else None}
+        return shown.text[:-1] + ", " + json.dumps(mine)[1:]
+
+    async def _build(self, tournament_id: str) -> _Shown:
         row = await self._row(tournament_id)
         players = await self._entrants(row["id"])
         played = await self._games(row["id"])
@@ -263,26 +296,38 @@ class Tournaments:
         for entry in table:
             entry["username"] = names[entry.pop("user")]
         rounds: dict[int, list[dict[str, Any]]] = {}
-        mine = None
+        tables: dict[str, str] = {}
         for g in played:
             rounds.setdefault(g["round"], []).append({
                 "board": g["board"], "first": names.get(g["first"]),
                 "second": names.get(g["second"]) if g["second"] else None, "table": g["table_id"],
                 "score": g["score"], "points": json.loads(g["points"]) if g["points"] else None})
-            if (viewer in (g["first"], g["second"]) and g["round"] == row["round"]
-                    and row["status"] == "playing" and g["second"] and g["score"] is None):
-                mine = g["table_id"]
-        return _summary(row, len(players)) | {
+            if (g["round"] == row["round"] and row["status"] == "playing" and g["second"]
+                    and g["score"] is None and g["table_id"]):
+                tables[g["first"]] = tables[g["second"]] = g["table_id"]
+        data = _summary(row, len(players)) | {
             "players": [{"username": p["username"], "withdrawn": p["withdrawn"] is not None}
                         for p in players],
             "pairings": [{"round": n, "games": rounds[n]} for n in sorted(rounds)],
             "standings": table,
-            "joined": viewer in names,
-            "organiser": viewer == row["organiser"],
-            "my_table": mine,
             "round_keys": {str(n): round_key(row["secret"], n) for n in rounds}
             if row["status"] in ("finished", "cancelled") else {},
         }
+        return _Shown(json.dumps(data), frozenset(names), row["organiser"], tables)
+
+    @asynccontextmanager
+    async def _writing(self, tournament_id: str) -> AsyncIterator[AsyncConnection]:
+        """A transaction changing a tournament (its page data is worked out again after it)."""
+        try:
+            async with self.store.engine.begin() as connection:
+                yield connection
+        finally:
+            self._changed(tournament_id)
+
+    def _changed(self, tournament_id: str) -> None:
+        """A tournament changed: its page data is worked out again when next asked for."""
+        self._version += 1
+        self._shown.pop(tournament_id, None)
 
     # -- changing --------------------------------------------------------------------------------
 
@@ -328,7 +373,7 @@ class Tournaments:
             row = await self._row(tournament_id)
             if row["status"] != "open":
                 raise ApiError(409, "tournament-started", "this tournament has started: no one may join now")
-            async with self.store.engine.begin() as connection:
+            async with self._writing(row["id"]) as connection:
                 count = (await connection.execute(select(func.count()).select_from(entrants).where(
                     entrants.c.tournament_id == row["id"]))).scalar_one()
                 if count >= MAX_ENTRANTS:
@@ -347,7 +392,7 @@ class Tournaments:
         async with self._lock:
             row = await self._row(tournament_id)
             where = (entrants.c.tournament_id == row["id"]) & (entrants.c.user_id == user.id)
-            async with self.store.engine.begin() as connection:
+            async with self._writing(row["id"]) as connection:
                 entry = (await connection.execute(select(entrants).where(where))).mappings().first()
                 if entry is None or entry["withdrawn"] is not None:
                     raise ApiError(409, "not-joined", "you are not playing in this tournament")
@@ -369,7 +414,7 @@ class Tournaments:
                 raise ApiError(403, "not-organiser", "only the tournament's organiser may do that")
             if row["status"] != "open":
                 raise ApiError(409, "tournament-started", "a tournament that has started cannot be deleted")
-            async with self.store.engine.begin() as connection:
+            async with self._writing(row["id"]) as connection:
                 await connection.execute(delete(entrants).where(entrants.c.tournament_id == row["id"]))
                 await connection.execute(delete(tournaments).where(tournaments.c.id == row["id"]))
 
@@ -406,7 +451,7 @@ class Tournaments:
                     await self._advance(row)
 
     async def _set(self, tournament_id: str, **values: Any) -> None:
-        async with self.store.engine.begin() as connection:
+        async with self._writing(tournament_id) as connection:
             await connection.execute(update(tournaments).where(tournaments.c.id == tournament_id)
                                      .values(**values))
 
@@ -433,7 +478,7 @@ class Tournaments:
         match, winner = table.state.match, table.state.winner
         score = 0.5 if winner is None else 1.0 if winner == 0 else 0.0
         points = [int(t) for t in match.totals] if match is not None else [0, 0]
-        async with self.store.engine.begin() as connection:
+        async with self._writing(game["tournament_id"]) as connection:
             await connection.execute(update(games).where(
                 games.c.tournament_id == game["tournament_id"], games.c.round == game["round"],
                 games.c.board == game["board"], games.c.score.is_(None)).values(
@@ -450,7 +495,7 @@ class Tournaments:
             await self._set(row["id"], status="finished")
             return
         pairs = swiss.pair_round(active, played, seed=row["id"])
-        async with self.store.engine.begin() as connection:
+        async with self._writing(row["id"]) as connection:
             changed = await connection.execute(update(tournaments).where(
                 tournaments.c.id == row["id"], tournaments.c.round == number - 1).values(
                 round=number, status="playing"))
@@ -478,7 +523,7 @@ class Tournaments:
                      for user in (g["first"], g["second"])]
             table = await self.tables.create(rules, seats, casual=False, public=False, clock=row["clock"],
                                              deals=key)
-            async with self.store.engine.begin() as connection:
+            async with self._writing(row["id"]) as connection:
                 await connection.execute(update(games).where(
                     games.c.tournament_id == row["id"], games.c.round == g["round"],
                     games.c.board == g["board"]).values(table_id=table.id))

@@ -50,10 +50,11 @@ async def create(body: NewTournament, user: CheckedUser, request: Request) -> di
 
 
 @router.get("/api/tournaments/{tournament_id}", responses=errors(404))
-async def show(tournament_id: str, request: Request) -> dict[str, Any]:
+async def show(tournament_id: str, request: Request) -> Response:
     """One tournament: entrants, rounds and their tables, standings, the viewer's own table."""
     viewer = await optional_user(request)
-    return await _tournaments(request).show(tournament_id, viewer.id if viewer else None)
+    text = await _tournaments(request).show(tournament_id, viewer.id if viewer else None)
+    return Response(text, media_type="application/json")
 
 
 @router.post("/api/tournaments/{tournament_id}/join", status_code=204, responses=errors(401, 403, 404, 409))
