@@ -133,7 +133,10 @@ async def play_tournament(entrant: Entrant, ws_url: str, tournament_id: str, pol
     played: set[str] = set()
     while True:
         began = time.perf_counter()
-        data = (await entrant.http.get(f"/api/tournaments/{tournament_id}")).json()
+        try:
+            data = (await entrant.http.get(f"/api/tournaments/{tournament_id}")).json()
+        except httpx.TransportError:  # a kept-alive connection the server closed as it was reused
+            continue
         page_costs.append(time.perf_counter() - began)
         if data["status"] == "finished":
             return
