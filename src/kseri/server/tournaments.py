@@ -458,10 +458,16 @@ class Tournaments:
     async def _advance(self, row: dict[str, Any]) -> None:
         current = [g for g in await self._games(row["id"]) if g["round"] == row["round"]]
         await self._open_tables(row, current)
-        for g in current:
-            if g["score"] is None and g["table_id"]:
-                await self._record(g)
-        current = [g for g in await self._games(row["id"]) if g["round"] == row["round"]]
+        finished = [found for g in current if g["score"] is None and g["table_id"]
+                    and (found := await self._result_of(g)) is not None]
+        if finished:  # every result found in one commit, each over a game still without one
+            async with self._writing(row["id"]) as connection:
+                for g, score, points in finished:
+                    await connection.execute(update(games).where(
+                        games.c.tournament_id == g["tournament_id"], games.c.round == g["round"],
+                        games.c.board == g["board"], games.c.score.is_(None)).values(
+                        score=score, points=json.dumps(points)))
+            current = [g for g in await self._games(row["id"]) if g["round"] == row["round"]]
         if any(g["second"] and g["score"] is None for g in current):
             return
         if row["round"] >= row["rounds"]:
@@ -470,19 +476,14 @@ class Tournaments:
         else:
             await self._pair(row, row["round"] + 1)
 
-    async def _record(self, game: dict[str, Any]) -> None:
-        """Store a finished table's result once (only over a game still without one)."""
+    async def _result_of(self, game: dict[str, Any]) -> tuple[dict[str, Any], float, list[int]] | None:
+        """A finished table's result: the game, first's score and the totals (``None``: not over)."""
         table = await self.tables.get(game["table_id"])
         if table is None or table.state.status != "finished":
-            return
+            return None
         match, winner = table.state.match, table.state.winner
         score = 0.5 if winner is None else 1.0 if winner == 0 else 0.0
-        points = [int(t) for t in match.totals] if match is not None else [0, 0]
-        async with self._writing(game["tournament_id"]) as connection:
-            await connection.execute(update(games).where(
-                games.c.tournament_id == game["tournament_id"], games.c.round == game["round"],
-                games.c.board == game["board"], games.c.score.is_(None)).values(
-                score=score, points=json.dumps(points)))
+        return game, score, [int(t) for t in match.totals] if match is not None else [0, 0]
 
     async def _pair(self, row: dict[str, Any], number: int) -> None:
         """Pair round ``number`` and store its games (then open their tables), in one commit
@@ -494,7 +495,8 @@ class Tournaments:
         if len(active) < 2:
             await self._set(row["id"], status="finished")
             return
-        pairs = swiss.pair_round(active, played, seed=row["id"])
+        # a pure search, off the event loop (the tables play on meanwhile)
+        pairs = await asyncio.to_thread(swiss.pair_round, active, played, row["id"])
         async with self._writing(row["id"]) as connection:
             changed = await connection.execute(update(tournaments).where(
                 tournaments.c.id == row["id"], tournaments.c.round == number - 1).values(
