@@ -144,6 +144,7 @@ def test_standings_update_live_to_the_end(tournament_server: Server, new_context
     expect(page.locator(".round .result").first).to_have_text(re.compile(r"^\d+–\d+$"))
     expect(page.locator("#tournament-standings tbody tr")).to_have_count(2)
     expect(page.locator(".commitment code")).to_have_count(2)  # the secret, once it is over
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "no sideways scroll"
     screenshot(page, f"tournaments-{size}-final")
     assert axe_findings(page) == []
     for player in players:

@@ -227,9 +227,9 @@ export class TournamentScreen {
       h("td", { class: "number" }, e.buchholz)));
     return h("section", { class: "panel", "aria-labelledby": "standings-title" },
       h("h2", { id: "standings-title" }, d.status === "finished" ? t("tournament.final") : t("tournament.standings")),
-      h("table", { class: "board", id: "tournament-standings" },
+      h("div", { class: "scroll" }, h("table", { class: "board", id: "tournament-standings" },
         h("thead", {}, h("tr", {}, heads.map((x, i) => h("th", { scope: "col", class: i === 1 ? null : "number" }, x)))),
-        h("tbody", {}, rows)));
+        h("tbody", {}, rows))));
   }
 
   rounds() {
