@@ -35,6 +35,16 @@ def verify_deal_seed(commitment_hex: str, secret: str, cut: str, seed: str) -> b
     return commitment(secret) == commitment_hex and deal_seed(secret, cut) == seed
 
 
+def dealt_secret(key: str, index: int) -> str:
+    """Round ``index``'s secret at a table dealt from ``key`` (a tournament round's deal key):
+    every table given the same key deals the same cards, round after round.
+
+    >>> dealt_secret("k", 0) == dealt_secret("k", 0) != dealt_secret("k", 1)
+    True
+    """
+    return hashlib.sha256(f"dealt:{key}:{index}".encode()).hexdigest()
+
+
 def daily_cut(day: str, rules: str, index: int) -> str:
     """The public cut of a daily deal: the day (``2026-12-02``), the rule family, the round."""
     return f"daily:{day}:{rules}:{index}"

@@ -6,8 +6,8 @@ strand someone; only when no repeat-free pairing exists are repeats allowed. Wit
 field, the lowest-placed player without a bye sits out and scores ``BYE_POINTS``. Of a pair,
 whoever has sat first fewer times sits first (like chess colours), the higher placed on a tie;
 two players who both sat first (or second) twice more than the other way are not paired
-while a repeat-free pairing without such a clash exists, so seats stay balanced within 2
-unless only a clash avoids a repeat.
+while a repeat-free pairing without such a clash exists (and is found within
+``SEARCH_BUDGET`` steps), so seats stay balanced within 2 unless only a clash avoids a repeat.
 
 >>> games = [Game("ann", "bob", 1.0), Game("cy", "dee", 0.5)]
 >>> pair_round(["ann", "bob", "cy", "dee"], games, seed="t")
@@ -22,6 +22,10 @@ from dataclasses import dataclass
 
 BYE_POINTS = 1.0
 """What a bye scores (a win)."""
+SEARCH_BUDGET = 20_000
+"""The most steps one try of a round's pairing may take before it gives up and the next,
+looser try is made: a large field whose lowest placed all lean the same way (every table of a
+duplicate round dealt the same cards and played alike) would otherwise search for hours."""
 
 
 @dataclass(frozen=True)
@@ -70,21 +74,32 @@ def standings(players: Sequence[str], games: Sequence[Game], seed: str = "") -> 
 
 
 def _pair(order: list[str], met: set[frozenset[str]], repeats: bool,
-          leaning: dict[str, int] | None) -> list[tuple[str, str]] | None:
+          leaning: dict[str, int] | None, dead: set[frozenset[str]], budget: list[int],
+          ) -> list[tuple[str, str]] | None:
     """Pairs of ``order``, each player with the highest placed one left it may meet: not met
     before (unless ``repeats``), and, with ``leaning`` (each player's firsts minus seconds),
-    not a player who leans the same way by 2 or more (one of them would lean by 3)."""
+    not a player who leans the same way by 2 or more (one of them would lean by 3).
+
+    ``dead`` remembers the sets of players left that could not be paired (``order`` keeps the
+    standings' order, so the set decides the answer): the search tries each only once, where
+    it would otherwise try the same dead end again after every other way of reaching it.
+    ``budget`` holds how many more steps the search may take; spent, it gives up (``None``)."""
     if not order:
         return []
+    left = frozenset(order)
+    budget[0] -= 1
+    if left in dead or budget[0] < 0:
+        return None
     top, rest = order[0], order[1:]
     for i, other in enumerate(rest):
         if not repeats and frozenset((top, other)) in met:
             continue
         if leaning is not None and _clash(leaning[top], leaning[other]):
             continue
-        tail = _pair(rest[:i] + rest[i + 1:], met, repeats, leaning)
+        tail = _pair(rest[:i] + rest[i + 1:], met, repeats, leaning, dead, budget)
         if tail is not None:
             return [(top, other), *tail]
+    dead.add(left)
     return None
 
 
@@ -114,7 +129,7 @@ def pair_round(
              (used, False, None), (used, True, None))
     for candidates, repeats, balance in tries:
         for bye in candidates:
-            pairs = _pair([p for p in order if p != bye], met, repeats, balance)
+            pairs = _pair([p for p in order if p != bye], met, repeats, balance, set(), [SEARCH_BUDGET])
             if pairs is not None:
                 found = (bye, pairs)
                 break

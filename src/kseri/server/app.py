@@ -23,6 +23,7 @@ from kseri.server.registry import PassOn, open_registry, open_store
 from kseri.server.room import GameTable
 from kseri.server.settings import ServerSettings
 from kseri.server.throttles import Throttles
+from kseri.server.tournaments import Tournaments
 
 
 @asynccontextmanager
@@ -47,11 +48,14 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     state.tables = tables
     state.daily = Daily(store, tables.search)
     state.challenges = Challenges(store)
+    state.tournaments = Tournaments(store, tables)
     await tables.start(state.metrics, state.health)
     state.players.start()
+    state.tournaments.start()
     try:
         yield
     finally:
+        await state.tournaments.stop()
         await state.players.stop()
         await tables.stop()
         await store.close()

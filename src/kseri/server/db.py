@@ -81,6 +81,7 @@ tables = Table(
     Column("rematch_of", String(40), nullable=True),
     Column("rematch", String(40), nullable=True),
     Column("rated", Boolean, nullable=False, default=False),
+    Column("deals", String(64), nullable=True),  # a tournament round's deal key (room.py)
 )
 seats = Table(
     "seats", metadata,

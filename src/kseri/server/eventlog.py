@@ -15,7 +15,7 @@ from orjson import Fragment
 
 from kseri.cards import Card
 from kseri.engine import Deal, IllegalPlayError, Match, Phase, SpectatorView, View
-from kseri.fairness import commitment, deal_seed, new_secret
+from kseri.fairness import commitment, deal_seed, dealt_secret, new_secret
 from kseri.rules import Rules
 from kseri.server import db
 from kseri.server.history import RoundHistory
@@ -60,6 +60,12 @@ class RoundSecret:
     def fresh(cls, dealer: int) -> RoundSecret:
         """A new secret for a round dealt by ``dealer``."""
         secret = new_secret()
+        return cls(secret, commitment(secret), dealer)
+
+    @classmethod
+    def dealt(cls, key: str, index: int, dealer: int) -> RoundSecret:
+        """Round ``index``'s secret at a table dealt from ``key`` (:func:`dealt_secret`)."""
+        secret = dealt_secret(key, index)
         return cls(secret, commitment(secret), dealer)
 
 

@@ -184,8 +184,10 @@ class TableRegistry(ABC):
             return restored
 
     async def create(self, rules: Rules, seats: list[SeatState], *, casual: bool, public: bool,
-                     clock: int | None, rematch_of: str | None = None, rated: bool = False) -> GameTable:
-        """Open and store a new table with these seats."""
+                     clock: int | None, rematch_of: str | None = None, rated: bool = False,
+                     deals: str | None = None) -> GameTable:
+        """Open and store a new table with these seats (``deals``: a tournament round's deal
+        key, :attr:`GameTable.deals`)."""
         if not self.accepting:
             raise ApiError(503, "restarting", "this server process is restarting; try again", retry_after=1)
         if self.in_play() + self.in_play_elsewhere() >= self.settings.limits.max_live_tables:
@@ -197,7 +199,8 @@ class TableRegistry(ABC):
             table, batch = GameTable.new(table_id, rules, seats, casual=casual, public=public, clock=clock,
                                          store=self.store, settings=self.settings, search=self.search,
                                          rematch_of=rematch_of, rated=rated, fence=fence,
-                                         finished=self.finished, may_talk=self.may_talk)
+                                         finished=self.finished, may_talk=self.may_talk,
+                                         deals=deals)
             await self.store.write(batch)
         except Exception:
             self._dropped(table_id)

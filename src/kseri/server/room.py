@@ -111,6 +111,9 @@ class GameTable:
         self.rematch: str | None = row["rematch"]
         self.rematch_of: str | None = row["rematch_of"]
         self.rated: bool = bool(row.get("rated"))
+        self.deals: str | None = row.get("deals")
+        """A tournament round's deal key: every table with it deals the same cards, round after
+        round, from the first dealer 0, and takes no cut (``server/tournaments.py``)."""
         """A rated match (``server/ratings.py``): abandoning it past the grace period loses it."""
         self.finished = finished
         """Told once a match played or abandoned here is over (the ratings)."""
@@ -173,14 +176,16 @@ class GameTable:
     def new(cls, table_id: str, rules: Rules, seats: list[SeatState], *, casual: bool, public: bool,
             clock: int | None, store: db.Store, settings: ServerSettings, search: SearchPool,
             rematch_of: str | None = None, rated: bool = False, fence: Fence = UNFENCED,
-            finished: Finished | None = None,
-            may_talk: MayTalk = allow_everyone) -> tuple[GameTable, db.Batch]:
-        """A new table and the batch that stores it (sealed by its ``fence``)."""
-        first_dealer = secrets.randbelow(rules.players)
+            finished: Finished | None = None, may_talk: MayTalk = allow_everyone,
+            deals: str | None = None) -> tuple[GameTable, db.Batch]:
+        """A new table and the batch that stores it (sealed by its ``fence``; ``deals``: a
+        tournament round's deal key, see :attr:`deals`)."""
+        first_dealer = 0 if deals else secrets.randbelow(rules.players)
         row = {"id": table_id, "created": time.time(), "rules": dumps(rules.options()),
                "casual": casual, "public": public, "clock": clock, "first_dealer": first_dealer,
-               "finished": False, "rematch_of": rematch_of, "rematch": None, "rated": rated}
-        fair = RoundSecret.fresh(first_dealer)
+               "finished": False, "rematch_of": rematch_of, "rematch": None, "rated": rated,
+               "deals": deals}
+        fair = RoundSecret.dealt(deals, 0, first_dealer) if deals else RoundSecret.fresh(first_dealer)
         table = cls(table_id, row, seats, [fair], store, settings, search, fence=fence, finished=finished,
                     may_talk=may_talk)
         table._resume_clock()
@@ -440,7 +445,8 @@ class GameTable:
         if seat in state.readies:
             return
         cutter = state.cutter(state.next_round())
-        data = {"cut": message.cut} if seat == cutter and message.cut is not None else None
+        data = ({"cut": message.cut} if seat == cutter and message.cut is not None and not self.deals
+                else None)
         await self._emit("ready", seat, data)
 
     # -- changing the match --------------------------------------------------------------------
@@ -463,7 +469,9 @@ class GameTable:
                 applied.append(self.log.derived("match-end", {"winner": match.winner}))
                 batch.updates.append(db.set_table(self.id, finished=True))
             else:
-                fair = RoundSecret.fresh((match.dealer + 1) % self.rules.players)
+                dealer = (match.dealer + 1) % self.rules.players
+                fair = (RoundSecret.dealt(self.deals, len(self.rounds), dealer) if self.deals
+                        else RoundSecret.fresh(dealer))
                 self.rounds.append(fair)
                 batch.insert(db.rounds, table_id=self.id, round=len(self.rounds) - 1, secret=fair.secret,
                              commitment=fair.commitment, dealer=fair.dealer)

@@ -17,6 +17,7 @@ from kseri.server.api import (
     players,
     puzzles,
     tables,
+    tournaments,
 )
 
 ROUTERS: list[APIRouter] = [
@@ -28,6 +29,7 @@ ROUTERS: list[APIRouter] = [
     daily.router,  # the daily deal (server/daily.py)
     challenges.router,  # duplicate challenges (server/challenges.py)
     moderation.router,  # blocks, reports, the moderators' page (server/moderation.py, server/refunds.py)
+    tournaments.router,  # tournaments for people (server/tournaments.py)
     ops.router,  # health, readiness, metrics
     offline.router,  # the installable app: manifest, service worker, the offline engine's files
     pages.router,  # the web page's addresses

@@ -13,6 +13,7 @@ import { LeaderboardScreen, ProfileScreen } from "./players.js";
 import { PuzzleScreen } from "./puzzles.js";
 import { ModerationScreen } from "./moderation.js";
 import { OfflineScreen, registerServiceWorker, serverAnswers } from "./offline.js";
+import { TournamentScreen, TournamentsScreen } from "./tournaments.js";
 
 let screen = null;
 let online = true; // whether the server answered when the page loaded
@@ -28,11 +29,14 @@ function route() {
   const daily = location.pathname.match(/^\/daily(?:\/([a-z]+)(?:\/(\d{4}-\d\d-\d\d))?)?\/?$/);
   const versus = location.pathname.match(/^\/daily\/versus\/(\w+)\/(\w+)\/?$/);
   const challenge = location.pathname.match(/^\/challenges\/(\w+)\/?$/);
+  const tournament = location.pathname.match(/^\/tournaments(?:\/([\w-]+))?\/?$/);
   if (location.pathname === "/account") screen = new AccountScreen(root);
   else if (location.pathname === "/puzzles") screen = new PuzzleScreen(root);
   else if (/^\/challenges\/?$/.test(location.pathname)) screen = new ChallengesScreen(root);
   else if (challenge) screen = new ChallengeScreen(root, challenge[1]);
   else if (location.pathname === "/moderation") screen = new ModerationScreen(root);
+  else if (tournament && tournament[1]) screen = new TournamentScreen(root, tournament[1]);
+  else if (tournament) screen = new TournamentsScreen(root);
   else if (versus) screen = new DailyVersusScreen(root, versus[1], versus[2]);
   else if (daily) screen = new DailyScreen(root, daily[1] || null, daily[2] || null);
   else if (profile) screen = new ProfileScreen(root, decodeURIComponent(profile[1]));

@@ -2,7 +2,7 @@
 deadlines, and each player's set of plays.
 
 Revision ID: 0008
-Revises: 0006
+Revises: 0007
 
 New tables only.
 """

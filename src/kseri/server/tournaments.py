@@ -1,0 +1,559 @@
+"""Tournaments for people: a Swiss (or duplicate-scored Swiss) over live tables.
+
+A signed-in player creates a tournament (a rule set of two players, a format, a number of
+rounds, a start time); players join until it starts. At the start time (or when the organiser
+starts it early) the driver pairs round 1 by :func:`kseri.bench.swiss.pair_round`, stores the
+round's games, and opens a table for each pairing through the table registry with the round's
+deal key (:attr:`kseri.server.room.GameTable.deals`): every table of a round deals the same
+cards. The driver watches the round's tables; a finished one's result is stored once (an update
+of a game still without a score), and when every game of the round has its result the next
+round is paired, until the last, when the tournament is finished.
+
+Everything lives in the database (the tournament, its entrants, each round's games and their
+tables), so a server killed at any moment resumes where it was: a round paired but without its
+tables gets them, a table finished while the driver was away is read from the database.
+
+Formats (``docs/events.md``): ``swiss`` ranks by game points (1 a win, ½ a draw, a bye 1),
+then Buchholz, then a draw by the tournament's id; ``duplicate`` pairs the same way but ranks by
+matchpoints (:mod:`kseri.bench.matchpoints`): on each round, everyone who held the same seat of
+the same cards is compared by their points minus their opponent's; a bye scores the board's
+average. Pure scoring is :func:`standings`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+import secrets
+import time
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager, suppress
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import (
+    Boolean,
+    Column,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Table,
+    Text,
+    delete,
+    func,
+    select,
+    update,
+)
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from kseri.bench import swiss
+from kseri.bench.matchpoints import board_matchpoints
+from kseri.fairness import commitment
+from kseri.rules import Rules, RulesError
+from kseri.server import db
+from kseri.server.accounts import User
+from kseri.server.errors import ApiError
+from kseri.server.registry import TableRegistry
+from kseri.server.seats import SeatState, hash_token, new_token
+
+log = logging.getLogger("kseri.server")
+
+FORMATS = ("swiss", "duplicate")
+"""The formats: Swiss ranked by game points, or by duplicate matchpoints."""
+MAX_ENTRANTS = 1000
+"""The most entrants a tournament takes (``benchmarks/tournament_load.py`` measures a field)."""
+MAX_ROUNDS = 15
+"""The most rounds a tournament may have."""
+OPEN_PER_ORGANISER = 3
+"""How many unfinished tournaments one account may have created at once (the creation limit)."""
+MAX_START_DELAY = 7 * 86400
+"""How far ahead a tournament may be scheduled (seconds)."""
+TICK = 0.5
+"""Seconds between the driver's looks at the tournaments under way."""
+SHOWN_KEPT = 256
+"""How many tournaments' page data are kept worked out."""
+
+tournaments = Table(
+    "tournaments", db.metadata,
+    Column("id", String(24), primary_key=True),
+    Column("name", String(80), nullable=False),
+    Column("organiser", String(24), nullable=False, index=True),
+    Column("rules", Text, nullable=False),
+    Column("format", String(12), nullable=False),
+    Column("rounds", Integer, nullable=False),
+    Column("clock", Integer, nullable=True),
+    Column("public", Boolean, nullable=False),
+    Column("starts", Float, nullable=False),
+    Column("created", Float, nullable=False),
+    Column("status", String(10), nullable=False, index=True),  # open, playing, finished, cancelled
+    Column("round", Integer, nullable=False),  # the round under way (0 before the start)
+    Column("secret", String(64), nullable=False),
+    Column("commitment", String(64), nullable=False),
+)
+entrants = Table(
+    "tournament_players", db.metadata,
+    Column("tournament_id", String(24), ForeignKey("tournaments.id"), primary_key=True),
+    Column("user_id", String(24), primary_key=True),
+    Column("username", String(80), nullable=False),
+    Column("joined", Float, nullable=False),
+    Column("withdrawn", Integer, nullable=True),  # the round after which they withdrew
+    Index("tournament_players_by_user", "user_id"),
+)
+games = Table(
+    "tournament_games", db.metadata,
+    Column("tournament_id", String(24), ForeignKey("tournaments.id"), primary_key=True),
+    Column("round", Integer, primary_key=True),
+    Column("board", Integer, primary_key=True),
+    Column("first", String(24), nullable=False),
+    Column("second", String(24), nullable=True),  # None: a bye
+    Column("table_id", String(40), nullable=True),
+    Column("score", Float, nullable=True),  # first's: 1, ½, 0; None until the table finishes
+    Column("points", Text, nullable=True),  # the match's totals [first, second] (JSON)
+)
+
+
+@dataclass(frozen=True, slots=True)
+class _Shown:
+    """A tournament's page data: the JSON every viewer gets alike, and what differs by viewer."""
+
+    text: str
+    entrants: frozenset[str]
+    organiser: str
+    tables: dict[str, str]
+    """Each player's table in the round under way, while it is being played."""
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """A game of a round: ``first`` sat at seat 0; ``score`` is first's (``None``: not over);
+    ``points`` the match totals by seat; a bye has ``second`` ``None``."""
+
+    round: int
+    first: str
+    second: str | None
+    score: float | None = None
+    points: tuple[int, int] | None = None
+
+
+def round_key(secret: str, round_number: int) -> str:
+    """The deal key of a tournament's round: every table of the round deals from it."""
+    return hashlib.sha256(f"tournament:{secret}:{round_number}".encode()).hexdigest()
+
+
+def standings(fmt: str, players: Sequence[str], results: Sequence[Result],
+              seed: str = "") -> list[dict[str, Any]]:
+    """The standings, best first: each player's ``score`` (game points), ``buchholz``,
+    ``matchpoints`` (duplicate) and ``place`` (equal on every tie-break: a shared place).
+
+    Swiss orders by score, Buchholz, then a draw by ``seed``; duplicate by matchpoints, score,
+    Buchholz, then the draw. Unfinished games count nothing.
+
+    >>> rs = [Result(1, "a", "b", 1.0, (12, 4)), Result(1, "c", "d", 0.0, (3, 9))]
+    >>> [(r["user"], r["score"], r["matchpoints"]) for r in standings("duplicate", "abcd", rs)]
+    [('a', 1.0, 1.0), ('d', 1.0, 1.0), ('b', 0.0, 0.0), ('c', 0.0, 0.0)]
+    """
+    done = [r for r in results if r.second is None or r.score is not None]
+    played = [swiss.Game(r.first, r.second, r.score or 0.0) for r in done]
+    score, buchholz = swiss.scores(players, played), swiss.buchholz(players, played)
+    points = dict.fromkeys(players, 0.0)
+    if fmt == "duplicate":
+        points = _matchpoints(players, done)
+    draw = {p: hashlib.sha256(f"{seed}:{p}".encode()).hexdigest() for p in players}
+
+    def key(p: str) -> tuple[float, ...]:
+        if fmt == "duplicate":
+            return (-points[p], -score[p], -buchholz[p])
+        return (-score[p], -buchholz[p])
+
+    order = sorted(players, key=lambda p: (key(p), draw[p]))
+    rows: list[dict[str, Any]] = []
+    for index, p in enumerate(order):
+        place = rows[-1]["place"] if rows and key(order[index - 1]) == key(p) else index + 1
+        rows.append({"user": p, "score": score[p], "buchholz": buchholz[p],
+                     "matchpoints": round(points[p], 2), "place": place})
+    return rows
+
+
+def _matchpoints(players: Sequence[str], results: Sequence[Result]) -> dict[str, float]:
+    """Duplicate matchpoints: per round and seat, each result (own points minus the opponent's)
+    against everyone's who held that seat; a bye scores its round's average board."""
+    total = dict.fromkeys(players, 0.0)
+    boards: dict[tuple[int, int], dict[str, float]] = {}
+    byes: list[Result] = []
+    for r in results:
+        if r.second is None:
+            byes.append(r)
+        elif r.points is not None:
+            first, second = r.points
+            boards.setdefault((r.round, 0), {})[r.first] = first - second
+            boards.setdefault((r.round, 1), {})[r.second] = second - first
+    for board in boards.values():
+        for p, m in board_matchpoints(board).items():
+            total[p] += m
+    for bye in byes:
+        sizes = [len(b) for (rnd, _), b in boards.items() if rnd == bye.round]
+        total[bye.first] += (sum(sizes) / len(sizes) - 1) / 2 if sizes else 0.0
+    return total
+
+
+class Tournaments:
+    """The tournaments over the server's database and its table registry, and their driver."""
+
+    def __init__(self, store: db.Store, tables: TableRegistry, tick: float = TICK) -> None:
+        self.store = store
+        self.tables = tables
+        self.tick = tick
+        self._lock = asyncio.Lock()
+        """Held by every change (a join, a start, the driver's step): one at a time."""
+        self._driver: asyncio.Task[None] | None = None
+        self._shown: dict[str, _Shown] = {}
+        """Each tournament's page data as last worked out (dropped at each change)."""
+        self._version = 0
+        """Counts the changes (page data worked out across one is not kept)."""
+
+    def start(self) -> None:
+        """Begin driving the tournaments (and resume those under way)."""
+        self._driver = asyncio.create_task(self._drive())
+
+    async def stop(self) -> None:
+        """Stop the driver (what it did is stored; it resumes on the next start)."""
+        if self._driver is not None:
+            self._driver.cancel()
+            with suppress(asyncio.CancelledError):
+                await self._driver
+
+    async def _drive(self) -> None:
+        while True:
+            try:
+                await self.step()
+            except Exception:
+                log.exception("tournaments: a step failed (the next one tries again)")
+            await asyncio.sleep(self.tick)
+
+    # -- reading ---------------------------------------------------------------------------------
+
+    async def _row(self, tournament_id: str) -> dict[str, Any]:
+        async with self.store.engine.connect() as connection:
+            row = (await connection.execute(select(tournaments).where(
+                tournaments.c.id == tournament_id[:24]))).mappings().first()
+        if row is None:
+            raise ApiError(404, "no-such-tournament", f"there is no tournament {tournament_id!r:.40}")
+        return dict(row)
+
+    async def _entrants(self, tournament_id: str) -> list[dict[str, Any]]:
+        async with self.store.engine.connect() as connection:
+            rows = await connection.execute(select(entrants).where(entrants.c.tournament_id == tournament_id)
+                                            .order_by(entrants.c.joined, entrants.c.user_id))
+            return [dict(r) for r in rows.mappings()]
+
+    async def _games(self, tournament_id: str) -> list[dict[str, Any]]:
+        async with self.store.engine.connect() as connection:
+            rows = await connection.execute(select(games).where(games.c.tournament_id == tournament_id)
+                                            .order_by(games.c.round, games.c.board))
+            return [dict(r) for r in rows.mappings()]
+
+    async def listing(self) -> list[dict[str, Any]]:
+        """The public tournaments: open and under way first (soonest first), then the latest
+        finished ones."""
+        async with self.store.engine.connect() as connection:
+            rows = (await connection.execute(select(tournaments).where(tournaments.c.public.is_(True))
+                                             .order_by(tournaments.c.starts.desc()).limit(200))).mappings().all()
+            counts: dict[str, int] = dict((await connection.execute(
+                select(entrants.c.tournament_id, func.count()).group_by(entrants.c.tournament_id))).all())
+        shown = [_summary(dict(row), counts.get(row["id"], 0)) for row in rows]
+        shown.sort(key=lambda t: (t["status"] in ("finished", "cancelled"), t["starts"]))
+        return shown
+
+    async def show(self, tournament_id: str, viewer: str | None) -> str:
+        """A tournament as its page shows it (JSON text): entrants, rounds with their pairings
+        and tables, the standings, and the viewer's own table in the round under way. What every
+        viewer sees alike is worked out once per change of the tournament (a page polled by
+        every entrant costs a lookup, not the standings again)."""
+        shown = self._shown.get(tournament_id)
+        if shown is None:
+            version = self._version
+            shown = await self._build(tournament_id)
+            if version == self._version:  # nothing changed meanwhile: keep it
+                while len(self._shown) >= SHOWN_KEPT:
+                    del self._shown[next(iter(self._shown))]
+                self._shown[tournament_id] = shown
+        mine = {"joined": viewer in shown.entrants, "organiser": viewer == shown.organiser,
+                "my_table": shown.tables.get(viewer) if viewer else None}
+        return shown.text[:-1] + ", " + json.dumps(mine)[1:]
+
+    async def _build(self, tournament_id: str) -> _Shown:
+        row = await self._row(tournament_id)
+        players = await self._entrants(row["id"])
+        played = await self._games(row["id"])
+        names = {p["user_id"]: p["username"] for p in players}
+        results = [_result(g) for g in played]
+        table = standings(row["format"], list(names), results, row["id"])
+        for entry in table:
+            entry["username"] = names[entry.pop("user")]
+        rounds: dict[int, list[dict[str, Any]]] = {}
+        tables: dict[str, str] = {}
+        for g in played:
+            rounds.setdefault(g["round"], []).append({
+                "board": g["board"], "first": names.get(g["first"]),
+                "second": names.get(g["second"]) if g["second"] else None, "table": g["table_id"],
+                "score": g["score"], "points": json.loads(g["points"]) if g["points"] else None})
+            if (g["round"] == row["round"] and row["status"] == "playing" and g["second"]
+                    and g["score"] is None and g["table_id"]):
+                tables[g["first"]] = tables[g["second"]] = g["table_id"]
+        data = _summary(row, len(players)) | {
+            "players": [{"username": p["username"], "withdrawn": p["withdrawn"] is not None}
+                        for p in players],
+            "pairings": [{"round": n, "games": rounds[n]} for n in sorted(rounds)],
+            "standings": table,
+            "round_keys": {str(n): round_key(row["secret"], n) for n in rounds}
+            if row["status"] in ("finished", "cancelled") else {},
+        }
+        return _Shown(json.dumps(data), frozenset(names), row["organiser"], tables)
+
+    @asynccontextmanager
+    async def _writing(self, tournament_id: str) -> AsyncIterator[AsyncConnection]:
+        """A transaction changing a tournament (its page data is worked out again after it)."""
+        try:
+            async with self.store.engine.begin() as connection:
+                yield connection
+        finally:
+            self._changed(tournament_id)
+
+    def _changed(self, tournament_id: str) -> None:
+        """A tournament changed: its page data is worked out again when next asked for."""
+        self._version += 1
+        self._shown.pop(tournament_id, None)
+
+    # -- changing --------------------------------------------------------------------------------
+
+    async def create(self, user: User, name: str, rules_spec: str, fmt: str, rounds: int,
+                     starts_in: float, clock: int | None, public: bool) -> dict[str, Any]:
+        """A new tournament, its organiser entered first."""
+        try:
+            rules = Rules.from_spec(rules_spec)
+        except (RulesError, ValueError) as error:
+            raise ApiError(422, "bad-rules", str(error), field="rules") from None
+        if rules.players != 2:
+            raise ApiError(422, "bad-rules", "tournaments are for two-player rule sets for now "
+                           f"({rules_spec!r} seats {rules.players})", field="rules")
+        if fmt not in FORMATS:
+            raise ApiError(422, "bad-format", f"the format must be one of {', '.join(FORMATS)}",
+                           field="format")
+        if not 0 <= starts_in <= MAX_START_DELAY:
+            raise ApiError(422, "bad-start", f"a tournament starts within {MAX_START_DELAY // 86400} days",
+                           field="starts_in")
+        async with self._lock, self.store.engine.begin() as connection:
+            mine = (await connection.execute(select(func.count()).select_from(tournaments).where(
+                tournaments.c.organiser == user.id,
+                tournaments.c.status.in_(("open", "playing"))))).scalar_one()
+            if mine >= OPEN_PER_ORGANISER:
+                raise ApiError(429, "too-many-tournaments", f"an account may organise at most "
+                               f"{OPEN_PER_ORGANISER} tournaments not yet over")
+            await _not_elsewhere(connection, user.id)
+            now = time.time()
+            secret = secrets.token_hex(32)
+            tournament_id = secrets.token_urlsafe(9)
+            row = {"id": tournament_id, "name": name, "organiser": user.id, "rules": rules_spec,
+                   "format": fmt, "rounds": rounds, "clock": clock, "public": public,
+                   "starts": now + starts_in, "created": now, "status": "open", "round": 0,
+                   "secret": secret, "commitment": commitment(secret)}
+            await connection.execute(tournaments.insert().values(**row))
+            await connection.execute(entrants.insert().values(
+                tournament_id=tournament_id, user_id=user.id, username=user.username, joined=now))
+        return _summary(row, 1)
+
+    async def join(self, tournament_id: str, user: User) -> None:
+        """Enter a player (before the start only; one tournament at a time)."""
+        async with self._lock:
+            row = await self._row(tournament_id)
+            if row["status"] != "open":
+                raise ApiError(409, "tournament-started", "this tournament has started: no one may join now")
+            async with self._writing(row["id"]) as connection:
+                count = (await connection.execute(select(func.count()).select_from(entrants).where(
+                    entrants.c.tournament_id == row["id"]))).scalar_one()
+                if count >= MAX_ENTRANTS:
+                    raise ApiError(409, "tournament-full",
+                                   f"this tournament is full ({MAX_ENTRANTS} entrants)")
+                await _not_elsewhere(connection, user.id, row["id"])
+                try:
+                    await connection.execute(entrants.insert().values(
+                        tournament_id=row["id"], user_id=user.id, username=user.username, joined=time.time()))
+                except IntegrityError:
+                    raise ApiError(409, "already-joined", "you have joined this tournament already") from None
+
+    async def withdraw(self, tournament_id: str, user: User) -> None:
+        """Leave: before the start, the entry goes; after, the player is paired no more (the game
+        under way plays on)."""
+        async with self._lock:
+            row = await self._row(tournament_id)
+            where = (entrants.c.tournament_id == row["id"]) & (entrants.c.user_id == user.id)
+            async with self._writing(row["id"]) as connection:
+                entry = (await connection.execute(select(entrants).where(where))).mappings().first()
+                if entry is None or entry["withdrawn"] is not None:
+                    raise ApiError(409, "not-joined", "you are not playing in this tournament")
+                if row["status"] in ("finished", "cancelled"):
+                    raise ApiError(409, "tournament-over", "this tournament is over")
+                if row["organiser"] == user.id and row["status"] == "open":
+                    raise ApiError(409, "organiser", "the organiser cannot leave an open tournament; "
+                                   "delete it instead")
+                if row["status"] == "open":
+                    await connection.execute(delete(entrants).where(where))
+                else:
+                    await connection.execute(update(entrants).where(where).values(withdrawn=row["round"]))
+
+    async def delete(self, tournament_id: str, user: User) -> None:
+        """Delete an open tournament (its organiser only; never one under way)."""
+        async with self._lock:
+            row = await self._row(tournament_id)
+            if row["organiser"] != user.id:
+                raise ApiError(403, "not-organiser", "only the tournament's organiser may do that")
+            if row["status"] != "open":
+                raise ApiError(409, "tournament-started", "a tournament that has started cannot be deleted")
+            async with self._writing(row["id"]) as connection:
+                await connection.execute(delete(entrants).where(entrants.c.tournament_id == row["id"]))
+                await connection.execute(delete(tournaments).where(tournaments.c.id == row["id"]))
+
+    async def begin(self, tournament_id: str, user: User) -> None:
+        """The organiser starts the tournament now (at least two entrants)."""
+        async with self._lock:
+            row = await self._row(tournament_id)
+            if row["organiser"] != user.id:
+                raise ApiError(403, "not-organiser", "only the tournament's organiser may do that")
+            if row["status"] != "open":
+                raise ApiError(409, "tournament-started", "this tournament has started already")
+            if len(await self._entrants(row["id"])) < 2:
+                raise ApiError(409, "too-few-entrants", "a tournament needs at least two entrants")
+            await self._pair(row, 1)
+
+    # -- the driver ------------------------------------------------------------------------------
+
+    async def step(self) -> None:
+        """One look at every tournament not over: start those due, record finished tables'
+        results, pair the next round when one is complete, finish after the last."""
+        async with self.store.engine.connect() as connection:
+            due = (await connection.execute(select(tournaments).where(
+                tournaments.c.status.in_(("open", "playing"))))).mappings().all()
+        now = time.time()
+        for found in due:
+            async with self._lock:
+                row = await self._row(found["id"])
+                if row["status"] == "open" and row["starts"] <= now:
+                    if len(await self._entrants(row["id"])) >= 2:
+                        await self._pair(row, 1)
+                    else:
+                        await self._set(row["id"], status="cancelled")
+                elif row["status"] == "playing":
+                    await self._advance(row)
+
+    async def _set(self, tournament_id: str, **values: Any) -> None:
+        async with self._writing(tournament_id) as connection:
+            await connection.execute(update(tournaments).where(tournaments.c.id == tournament_id)
+                                     .values(**values))
+
+    async def _advance(self, row: dict[str, Any]) -> None:
+        current = [g for g in await self._games(row["id"]) if g["round"] == row["round"]]
+        await self._open_tables(row, current)
+        finished = [found for g in current if g["score"] is None and g["table_id"]
+                    and (found := await self._result_of(g)) is not None]
+        if finished:  # every result found in one commit, each over a game still without one
+            async with self._writing(row["id"]) as connection:
+                for g, score, points in finished:
+                    await connection.execute(update(games).where(
+                        games.c.tournament_id == g["tournament_id"], games.c.round == g["round"],
+                        games.c.board == g["board"], games.c.score.is_(None)).values(
+                        score=score, points=json.dumps(points)))
+            current = [g for g in await self._games(row["id"]) if g["round"] == row["round"]]
+        if any(g["second"] and g["score"] is None for g in current):
+            return
+        if row["round"] >= row["rounds"]:
+            await self._set(row["id"], status="finished")
+            log.info("tournament %s finished", row["id"])
+        else:
+            await self._pair(row, row["round"] + 1)
+
+    async def _result_of(self, game: dict[str, Any]) -> tuple[dict[str, Any], float, list[int]] | None:
+        """A finished table's result: the game, first's score and the totals (``None``: not over)."""
+        table = await self.tables.get(game["table_id"])
+        if table is None or table.state.status != "finished":
+            return None
+        match, winner = table.state.match, table.state.winner
+        score = 0.5 if winner is None else 1.0 if winner == 0 else 0.0
+        return game, score, [int(t) for t in match.totals] if match is not None else [0, 0]
+
+    async def _pair(self, row: dict[str, Any], number: int) -> None:
+        """Pair round ``number`` and store its games (then open their tables), in one commit
+        with the tournament's round."""
+        players = await self._entrants(row["id"])
+        active = [p["user_id"] for p in players if p["withdrawn"] is None]
+        played = [swiss.Game(g["first"], g["second"], g["score"] or 0.0)
+                  for g in await self._games(row["id"])]
+        if len(active) < 2:
+            await self._set(row["id"], status="finished")
+            return
+        # a pure search, off the event loop (the tables play on meanwhile)
+        pairs = await asyncio.to_thread(swiss.pair_round, active, played, row["id"])
+        async with self._writing(row["id"]) as connection:
+            changed = await connection.execute(update(tournaments).where(
+                tournaments.c.id == row["id"], tournaments.c.round == number - 1).values(
+                round=number, status="playing"))
+            if changed.rowcount != 1:
+                return
+            for board, (first, second) in enumerate(pairs):
+                bye = second == ""
+                await connection.execute(games.insert().values(
+                    tournament_id=row["id"], round=number, board=board, first=first,
+                    second=None if bye else second, score=swiss.BYE_POINTS if bye else None))
+        row = row | {"round": number, "status": "playing"}
+        log.info("tournament %s: round %d paired (%d games)", row["id"], number, len(pairs))
+        await self._open_tables(row, [g for g in await self._games(row["id"]) if g["round"] == number])
+
+    async def _open_tables(self, row: dict[str, Any], current: list[dict[str, Any]]) -> None:
+        """A table for each game of the round that has none yet, dealt from the round's key."""
+        waiting = [g for g in current if g["second"] and g["table_id"] is None]
+        if not waiting:
+            return
+        names = {p["user_id"]: p["username"] for p in await self._entrants(row["id"])}
+        rules = Rules.from_spec(row["rules"])
+        key = round_key(row["secret"], row["round"])
+        for g in waiting:
+            seats = [SeatState("human", None, names[user], hash_token(new_token()), user)
+                     for user in (g["first"], g["second"])]
+            table = await self.tables.create(rules, seats, casual=False, public=False, clock=row["clock"],
+                                             deals=key)
+            async with self._writing(row["id"]) as connection:
+                await connection.execute(update(games).where(
+                    games.c.tournament_id == row["id"], games.c.round == g["round"],
+                    games.c.board == g["board"]).values(table_id=table.id))
+
+
+def _result(g: dict[str, Any]) -> Result:
+    points = json.loads(g["points"]) if g["points"] else None
+    return Result(g["round"], g["first"], g["second"], g["score"],
+                  None if points is None else (points[0], points[1]))
+
+
+def _summary(row: dict[str, Any], count: int) -> dict[str, Any]:
+    """What every list shows of a tournament (never its secret before it is over)."""
+    over = row["status"] in ("finished", "cancelled")
+    return {"id": row["id"], "name": row["name"], "rules": row["rules"], "format": row["format"],
+            "rounds": row["rounds"], "round": row["round"], "clock": row["clock"],
+            "public": row["public"], "starts": row["starts"], "status": row["status"],
+            "entrants": count, "commitment": row["commitment"],
+            "secret": row["secret"] if over else None}
+
+
+async def _not_elsewhere(connection: Any, user_id: str, here: str | None = None) -> None:
+    """Refuse a player already entered in another tournament not yet over."""
+    other = (await connection.execute(select(tournaments.c.id).join(
+        entrants, entrants.c.tournament_id == tournaments.c.id).where(
+        entrants.c.user_id == user_id, entrants.c.withdrawn.is_(None), tournaments.c.id != (here or ""),
+        tournaments.c.status.in_(("open", "playing"))))).first()
+    if other is not None:
+        raise ApiError(409, "in-another-tournament", f"you are entered in tournament {other[0]} already: "
+                       "one tournament at a time")
+

@@ -1,0 +1,266 @@
+// Tournaments for people (/tournaments: the list, creating one, joining; /tournaments/ID: its
+// entrants, rounds, tables and standings, refreshed every few seconds; a player is sent to their
+// table when a round starts). docs/events.md.
+import { api } from "./api.js";
+import { accountApi, accountErrorText, currentAccount } from "./account.js";
+import { h, navigate } from "./dom.js";
+import { t, tn } from "./i18n.js";
+
+const STYLE_ID = "tournaments-style";
+const REFRESH_MS = 2000;
+const SENT_KEY = "kseri.tournamentTables"; // the tables this browser was already sent to
+
+function link(href, text, attrs = {}) {
+  return h("a", { href, ...attrs, onclick: (e) => { e.preventDefault(); navigate(href); } }, text);
+}
+
+function addStyle() {
+  if (!document.getElementById(STYLE_ID)) {
+    document.head.append(h("link", { rel: "stylesheet", href: "/static/css/tournaments.css", id: STYLE_ID }));
+  }
+}
+
+function statusText(tournament) {
+  if (tournament.status === "playing") return t("tournament.status.playing", { round: tournament.round, rounds: tournament.rounds });
+  return t(`tournament.status.${tournament.status}`);
+}
+
+function startsText(tournament) {
+  return new Date(tournament.starts * 1000).toLocaleString();
+}
+
+function errorText(error) {
+  const text = t(`tournament.error.${error.code}`);
+  return text === `tournament.error.${error.code}` ? accountErrorText(error) : text;
+}
+
+/** /tournaments: the public tournaments, and a signed-in player's form to create one. */
+export class TournamentsScreen {
+  constructor(root) {
+    this.root = root;
+    this.list = null;
+    this.error = "";
+    this.busy = false;
+    this.timer = null;
+    this.alive = true;
+    this.form = { name: "", rules: "greek", format: "swiss", rounds: 3, minutes: 10 };
+  }
+
+  async start() {
+    addStyle();
+    await this.load();
+  }
+
+  destroy() {
+    this.alive = false;
+    clearTimeout(this.timer);
+  }
+
+  refresh() {
+    this.render();
+  }
+
+  async load() {
+    if (!this.alive) return;
+    try {
+      this.list = (await api("GET", "/api/tournaments")).tournaments;
+    } catch (error) {
+      this.error = t("tournament.error", { message: error.message });
+    }
+    this.render();
+    this.timer = setTimeout(() => this.load(), REFRESH_MS * 2);
+  }
+
+  async create(event) {
+    event.preventDefault();
+    if (this.busy) return;
+    this.busy = true;
+    this.error = "";
+    try {
+      const body = { name: this.form.name.trim() || t("tournament.defaultName"), rules: this.form.rules,
+        format: this.form.format, rounds: Number(this.form.rounds), starts_in: Number(this.form.minutes) * 60 };
+      const created = await accountApi("POST", "/api/tournaments", body);
+      navigate(`/tournaments/${created.id}`);
+    } catch (error) {
+      this.error = errorText(error);
+      this.render();
+    }
+    this.busy = false;
+  }
+
+  createForm() {
+    if (!currentAccount()) {
+      return h("p", { class: "panel" }, t("tournament.signInToCreate"), " ", link("/account", t("account.signIn")));
+    }
+    const field = (key, label, control) => h("label", { class: "field" }, h("span", {}, label), control);
+    const input = (key, attrs) => h("input", { id: `tournament-${key}`, value: this.form[key], ...attrs,
+      oninput: (e) => { this.form[key] = e.target.value; } });
+    const select = (key, options) => h("select", { id: `tournament-${key}`, onchange: (e) => { this.form[key] = e.target.value; } },
+      options.map(([value, text]) => new Option(text, value, false, String(this.form[key]) === String(value))));
+    return h("form", { class: "panel tournament-form", id: "tournament-form", onsubmit: (e) => this.create(e) },
+      h("h2", {}, t("tournament.create")),
+      h("div", { class: "fields" },
+        field("name", t("tournament.name"), input("name", { maxlength: 80, placeholder: t("tournament.defaultName") })),
+        field("rules", t("tournament.rules"), select("rules", [["greek", t("preset.greek")], ["pisti", t("preset.pisti")], ["classic", t("preset.classic")]])),
+        field("format", t("tournament.format"), select("format", [["swiss", t("tournament.format.swiss")], ["duplicate", t("tournament.format.duplicate")]])),
+        field("rounds", t("tournament.rounds"), input("rounds", { type: "number", min: 1, max: 15 })),
+        field("minutes", t("tournament.startsIn"), input("minutes", { type: "number", min: 0, max: 1440 }))),
+      h("button", { type: "submit", class: "primary", id: "tournament-create", disabled: this.busy }, t("tournament.create")));
+  }
+
+  render() {
+    const rows = (this.list || []).map((tour) => h("tr", {},
+      h("td", {}, link(`/tournaments/${tour.id}`, tour.name)),
+      h("td", {}, t(`tournament.format.${tour.format}`)),
+      h("td", {}, statusText(tour)),
+      h("td", {}, startsText(tour)),
+      h("td", { class: "number" }, tour.entrants)));
+    this.root.replaceChildren(h("div", { class: "tournaments" },
+      h("h1", {}, t("tournament.title")),
+      h("p", { class: "intro" }, t("tournament.intro")),
+      this.error && h("p", { class: "error", role: "alert" }, this.error),
+      this.list === null ? h("p", { class: "muted" }, t("tournament.loading"))
+        : rows.length ? h("table", { class: "board", id: "tournament-list" },
+          h("thead", {}, h("tr", {}, [t("tournament.name"), t("tournament.format"), t("tournament.state"), t("tournament.starts"), t("tournament.entrants")].map((x) => h("th", { scope: "col" }, x)))),
+          h("tbody", {}, rows))
+          : h("p", { class: "muted" }, t("tournament.none")),
+      this.createForm()));
+  }
+}
+
+/** /tournaments/ID: one tournament, refreshed every few seconds while it is not over. */
+export class TournamentScreen {
+  constructor(root, id) {
+    this.root = root;
+    this.id = id;
+    this.data = null;
+    this.error = "";
+    this.timer = null;
+    this.alive = true;
+  }
+
+  async start() {
+    addStyle();
+    await this.load();
+  }
+
+  destroy() {
+    this.alive = false;
+    clearTimeout(this.timer);
+  }
+
+  refresh() {
+    this.render();
+  }
+
+  async load() {
+    if (!this.alive) return;
+    try {
+      this.data = await api("GET", `/api/tournaments/${encodeURIComponent(this.id)}`);
+      this.error = "";
+      if (this.sendToTable()) return;
+    } catch (error) {
+      this.error = error.code === "no-such-tournament" ? t("tournament.missing") : t("tournament.error", { message: error.message });
+    }
+    this.render();
+    const over = this.data && ["finished", "cancelled"].includes(this.data.status);
+    if (!over && this.alive) this.timer = setTimeout(() => this.load(), REFRESH_MS);
+  }
+
+  /** A round has started with a table for this player not yet shown: go there (once). */
+  sendToTable() {
+    const table = this.data.my_table;
+    if (!table) return false;
+    let sent = [];
+    try {
+      sent = JSON.parse(sessionStorage.getItem(SENT_KEY)) || [];
+    } catch {
+      sent = [];
+    }
+    if (sent.includes(table)) return false;
+    sessionStorage.setItem(SENT_KEY, JSON.stringify([...sent, table].slice(-50)));
+    navigate(`/t/${table}`);
+    return true;
+  }
+
+  async act(method, path) {
+    this.error = "";
+    try {
+      await accountApi(method, `/api/tournaments/${encodeURIComponent(this.id)}${path}`);
+      if (method === "DELETE") {
+        navigate("/tournaments");
+        return;
+      }
+    } catch (error) {
+      this.error = errorText(error);
+    }
+    clearTimeout(this.timer);
+    await this.load();
+  }
+
+  actions() {
+    const d = this.data;
+    if (!currentAccount()) {
+      return d.status === "open" && h("p", {}, t("tournament.signInToJoin"), " ", link("/account", t("account.signIn")));
+    }
+    const buttons = [];
+    if (d.status === "open" && !d.joined) buttons.push(h("button", { type: "button", class: "primary", id: "tournament-join", onclick: () => this.act("POST", "/join") }, t("tournament.join")));
+    if (d.status === "open" && d.organiser) {
+      buttons.push(h("button", { type: "button", class: "primary", id: "tournament-start", onclick: () => this.act("POST", "/start") }, t("tournament.startNow")));
+      buttons.push(h("button", { type: "button", class: "danger", id: "tournament-delete", onclick: () => this.act("DELETE", "") }, t("tournament.delete")));
+    }
+    if (d.joined && !d.organiser && ["open", "playing"].includes(d.status)) buttons.push(h("button", { type: "button", id: "tournament-withdraw", onclick: () => this.act("POST", "/withdraw") }, t("tournament.withdraw")));
+    if (d.my_table) buttons.push(link(`/t/${d.my_table}`, t("tournament.toTable"), { class: "button primary", id: "tournament-table" }));
+    return h("p", { class: "actions" }, buttons);
+  }
+
+  standings() {
+    const d = this.data;
+    const duplicate = d.format === "duplicate";
+    const heads = [t("tournament.place"), t("tournament.player"), t("tournament.score"), t("tournament.buchholz")];
+    if (duplicate) heads.splice(2, 0, t("tournament.matchpoints"));
+    const rows = d.standings.map((e) => h("tr", {},
+      h("td", { class: "number" }, e.place),
+      h("td", {}, link(`/p/${encodeURIComponent(e.username)}`, e.username)),
+      duplicate && h("td", { class: "number" }, e.matchpoints),
+      h("td", { class: "number" }, e.score),
+      h("td", { class: "number" }, e.buchholz)));
+    return h("section", { class: "panel", "aria-labelledby": "standings-title" },
+      h("h2", { id: "standings-title" }, d.status === "finished" ? t("tournament.final") : t("tournament.standings")),
+      h("div", { class: "scroll" }, h("table", { class: "board", id: "tournament-standings" },
+        h("thead", {}, h("tr", {}, heads.map((x, i) => h("th", { scope: "col", class: i === 1 ? null : "number" }, x)))),
+        h("tbody", {}, rows))));
+  }
+
+  rounds() {
+    const d = this.data;
+    return [...d.pairings].reverse().map((rnd) => h("section", { class: "panel round", dataset: { round: rnd.round } },
+      h("h2", {}, t("tournament.round", { n: rnd.round })),
+      h("ul", { class: "pairings" }, rnd.games.map((g) => h("li", {},
+        g.second === null ? t("tournament.bye", { name: g.first })
+          : [h("span", { class: "pair" }, t("tournament.versus", { first: g.first, second: g.second })), " ",
+            h("span", { class: "result" }, g.score === null ? t("tournament.playing")
+              : g.points ? `${g.points[0]}–${g.points[1]}` : ""), " ",
+            g.table && link(`/t/${g.table}${g.score === null ? "" : "#replay"}`, g.score === null ? t("tournament.watch") : t("tournament.replay"))])))));
+  }
+
+  render() {
+    const d = this.data;
+    if (!d) {
+      this.root.replaceChildren(h("div", { class: "tournaments" }, this.error && h("p", { class: "error", role: "alert" }, this.error)));
+      return;
+    }
+    this.root.replaceChildren(h("div", { class: "tournaments tournament", id: "tournament" },
+      h("p", {}, link("/tournaments", t("tournament.all"))),
+      h("h1", {}, d.name),
+      h("p", { class: "facts", id: "tournament-status" },
+        `${t(`tournament.format.${d.format}`)} · ${d.rules} · ${statusText(d)} · ${tn("tournament.entrantsCount", d.entrants)}`),
+      d.status === "open" && h("p", { class: "facts" }, t("tournament.startsAt", { when: startsText(d) })),
+      this.error && h("p", { class: "error", role: "alert" }, this.error),
+      this.actions(),
+      this.standings(),
+      this.rounds(),
+      h("p", { class: "commitment" }, t("tournament.commitment"), " ", h("code", {}, d.commitment),
+        d.secret && [" ", t("tournament.secret"), " ", h("code", {}, d.secret)])));
+  }
+}

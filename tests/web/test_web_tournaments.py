@@ -1,0 +1,152 @@
+"""Tournaments in the page (js/tournaments.js), in real Chromium, at a laptop's size and a
+phone's: from the lobby to creating one, a rival's entry showing up without a reload, the start
+sending the organiser to their table; and a tournament watched live from its first round to its
+final standings while two players play it over WebSockets."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from browser_helpers import PHONE, ContextFactory, PageErrors, axe_findings, screenshot
+from playerkit import Browser, Player
+from playwright.sync_api import Page, expect
+from serverkit import LAX, Server
+
+LAPTOP = {"width": 1366, "height": 657}
+QUICK = "greek,target=1,target_rule=higher-wins"
+
+
+@pytest.fixture
+def tournament_server(tmp_path: Path) -> Iterator[Server]:
+    """A server of its own (its own accounts and tournaments)."""
+    server = Server(f"sqlite+aiosqlite:///{tmp_path / 'kseri.db'}",
+                    {"--bot-delay": "0.05", "--limits": LAX + ",signups_per_hour=50"}).start()
+    yield server
+    server.stop()
+
+
+def play_tables(browser: Browser, tournament_id: str, rounds: int) -> None:
+    """In a thread: play this player's table of each round to its end."""
+    async def run() -> None:
+        played: set[str] = set()
+        while len(played) < rounds:
+            answer = await asyncio.to_thread(browser.http.get, f"/api/tournaments/{tournament_id}")
+            data = answer.json()
+            if data["status"] == "finished":
+                return
+            table = data["my_table"]
+            if table and table not in played:
+                played.add(table)
+                player = await Player.connect(browser, table)
+                await player.play_to_the_end()
+                await player.close()
+            await asyncio.sleep(0.3)
+
+    asyncio.run(run())
+
+
+def sit_ready(browser: Browser, tournament_id: str, done: threading.Event) -> None:
+    """In a thread: take this player's seat at the round's table, say ready, stay until ``done``."""
+    async def run() -> None:
+        table = None
+        while table is None:
+            answer = await asyncio.to_thread(browser.http.get, f"/api/tournaments/{tournament_id}")
+            table = answer.json()["my_table"]
+            await asyncio.sleep(0.2)
+        player = await Player.connect(browser, table)
+        await player.send({"type": "ready"})
+        await asyncio.to_thread(done.wait, 120)
+        await player.close()
+
+    asyncio.run(run())
+
+
+def sign_up_page(page: Page, url: str, name: str) -> None:
+    answer = page.context.request.post(f"{url}/api/account/signup",
+                                       data={"username": name, "password": "correct horse battery"})
+    assert answer.status == 201, answer.text()
+
+
+@pytest.mark.parametrize(("viewport", "size"), [(LAPTOP, "laptop"), (PHONE, "phone")])
+def test_a_tournament_from_the_lobby_to_the_table(tournament_server: Server, new_context: ContextFactory,
+                                                   page_errors: PageErrors, viewport: dict[str, int],
+                                                   size: str) -> None:
+    url = tournament_server.http
+    page = page_errors.watch(new_context(viewport).new_page())
+    sign_up_page(page, url, f"org{size}")
+    page.goto(f"{url}/")
+    page.click("#tournaments-link")
+    page.wait_for_url(re.compile(r"/tournaments$"))
+    expect(page.locator(".tournaments .muted")).to_have_text("No tournaments yet: create the first.")
+    page.fill("#tournament-name", "Friday Swiss")
+    page.fill("#tournament-rounds", "2")
+    page.fill("#tournament-minutes", "30")
+    screenshot(page, f"tournaments-{size}-list")
+    assert axe_findings(page) == []
+    page.click("#tournament-create")
+    page.wait_for_url(re.compile(r"/tournaments/[\w-]+$"))
+    tournament_id = page.url.rsplit("/", 1)[1]
+    expect(page.locator("h1")).to_have_text("Friday Swiss")
+    expect(page.locator("#tournament-status")).to_contain_text("Open for entries")
+    expect(page.locator("#tournament-status")).to_contain_text("1 entrant")
+    rival = Browser(tournament_server)
+    rival.sign_up(f"riv{size}")
+    assert rival.post(f"/api/tournaments/{tournament_id}/join").status_code == 204
+    # the page polls: the rival shows up without a reload
+    expect(page.locator("#tournament-status")).to_contain_text("2 entrants")
+    expect(page.locator("#tournament-standings tbody tr")).to_have_count(2)
+    screenshot(page, f"tournaments-{size}-open")
+    assert axe_findings(page) == []
+    done = threading.Event()
+    seated = threading.Thread(target=sit_ready, args=(rival, tournament_id, done))
+    seated.start()
+    page.click("#tournament-start")
+    page.wait_for_url(re.compile(r"/t/[^/#]+$"))  # sent to the table of round 1
+    expect(page.locator(".hand .card-button")).to_have_count(6)
+    screenshot(page, f"tournaments-{size}-table", full_page=False)
+    done.set()
+    seated.join(30)
+    rival.close()
+    assert page_errors.errors == []
+
+
+@pytest.mark.parametrize(("viewport", "size"), [(LAPTOP, "laptop"), (PHONE, "phone")])
+def test_standings_update_live_to_the_end(tournament_server: Server, new_context: ContextFactory,
+                                          page_errors: PageErrors, viewport: dict[str, int],
+                                          size: str) -> None:
+    players = [Browser(tournament_server) for _ in range(2)]
+    for index, player in enumerate(players):
+        player.sign_up(f"p{index}{size}")
+    created = players[0].post("/api/tournaments", {"name": "Quick duplicate", "rules": QUICK, "rounds": 2,
+                                                   "format": "duplicate", "starts_in": 3600})
+    assert created.status_code == 201, created.text
+    tournament_id = created.json()["id"]
+    assert players[1].post(f"/api/tournaments/{tournament_id}/join").status_code == 204
+
+    page = page_errors.watch(new_context(viewport).new_page())
+    page.goto(f"{tournament_server.http}/tournaments/{tournament_id}")
+    expect(page.locator("#tournament-status")).to_contain_text("Open for entries")
+    assert players[0].post(f"/api/tournaments/{tournament_id}/start").status_code == 204
+    expect(page.locator("#tournament-status")).to_contain_text("Round 1 of 2")
+    expect(page.locator(".round[data-round='1'] .pairings li")).to_have_count(1)
+    threads = [threading.Thread(target=play_tables, args=(p, tournament_id, 2)) for p in players]
+    for thread in threads:
+        thread.start()
+    expect(page.locator("#standings-title")).to_have_text("Final standings", timeout=120_000)
+    for thread in threads:
+        thread.join(60)
+    expect(page.locator(".round")).to_have_count(2)
+    expect(page.locator(".round .result").first).to_have_text(re.compile(r"^\d+–\d+$"))
+    expect(page.locator("#tournament-standings tbody tr")).to_have_count(2)
+    expect(page.locator(".commitment code")).to_have_count(2)  # the secret, once it is over
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "no sideways scroll"
+    screenshot(page, f"tournaments-{size}-final")
+    assert axe_findings(page) == []
+    for player in players:
+        player.close()
+    assert page_errors.errors == []
