@@ -133,6 +133,11 @@ async def hint_spammer(url: str, created: dict[str, Any], stop: float, seen: Cou
             elif view["phase"] == "playing" and view["turn"] == view["seat"]:
                 for ws in sockets * 3:
                     await ws.send(json.dumps({"type": "hint"}))
+                # until one hint is answered, wait for it before playing on (a loaded machine's
+                # searches are slow)
+                while not seen["hints answered hint"] and time.monotonic() < stop:
+                    for ws in sockets:
+                        await drain(ws)
                 for ws in sockets:
                     await drain(ws)
                 play = {"type": "play", "card": view["hand"][0], "seq": latest["seq"]}

@@ -226,7 +226,7 @@ async def test_a_connection_that_stops_reading_is_closed(start_server: Callable[
         received = 0
         with pytest.raises(websockets.ConnectionClosed):
             while True:
-                await asyncio.wait_for(connection.recv(), 5)
+                await asyncio.wait_for(connection.recv(), 60)  # the close, however loaded the machine
                 received += 1
         assert received < 2000  # what was queued before the server gave up, not the whole match
     _responsive(server)
