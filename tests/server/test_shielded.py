@@ -190,7 +190,7 @@ def test_a_moderator_closes_a_rated_table_in_play(start_server: Callable[..., Se
     first, second = seek(eleni), seek(nikos)
     table_id: str = paired(eleni, first)["table"]
     paired(nikos, second)
-    why = "a moderator closed this table: insults at the table"
+    why = "insults at the table"  # the moderator's reason, stripped
 
     async def play_then_close() -> list[dict[str, Any]]:
         players = [await Player.connect(browser, table_id) for browser in (eleni, nikos)]

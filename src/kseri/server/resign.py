@@ -35,7 +35,8 @@ async def resign(table: GameTable, seat: int) -> None:
 
 
 async def close(table: GameTable, why: str) -> None:
-    """End ``table``'s match under way because a moderator closes the table, saying ``why``: a
+    """End ``table``'s match under way because a moderator closes the table, saying ``why`` (the
+    moderator's reason, which the players see): a
     ``match-end`` event with ``"winner": null, "closed": why`` tells every connection, marks the
     stored log (the record stays incomplete, nobody won) and, through the end-of-match path a
     resignation takes, leaves a rated match unrated for everyone (``closed``). Raises

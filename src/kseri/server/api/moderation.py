@@ -220,12 +220,12 @@ async def close_table(table_id: str, body: ReasonBody, user: CheckedUser, reques
     if table.state.status == "finished":
         raise ApiError(409, "finished", "the match is over: there is nothing to close")
     await moderation.close_table(players.store, table.id, body.reason, user.id)
-    why = f"a moderator closed this table: {body.reason.strip()}"
+    reason = body.reason.strip()
     if table.state.status == "waiting":
-        await tables.remove(table, why)
+        await tables.remove(table, f"a moderator closed this table: {reason}")
         return {"closed": table.id}
     try:
-        await run_to_end(close(table, why))
+        await run_to_end(close(table, reason))
     except ResignRefused as error:  # it ended meanwhile
         raise ApiError(409, "finished", str(error.args[0])) from None
     return {"closed": table.id}
