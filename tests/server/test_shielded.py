@@ -222,8 +222,12 @@ def test_a_moderator_closes_a_rated_table_in_play(start_server: Callable[..., Se
         assert time.monotonic() < deadline, ratings
         time.sleep(0.1)
     assert (ratings["status"], ratings["reason"]) == ("unrated", "closed")
-    for name in ("Eleni", "Nikos"):
-        assert httpx.get(f"{server.http}/api/players/{name}").json()["ratings"] == [], name
+    for name in ("Eleni", "Nikos"):  # no rating, no result: not a draw, not a loss
+        profile = httpx.get(f"{server.http}/api/players/{name}").json()
+        assert profile["ratings"] == [] and profile["statistics"]["games"] == 0, (name, profile)
+        for result in ("win", "loss", "draw"):
+            listed = httpx.get(f"{server.http}/api/players/{name}/games", params={"result": result})
+            assert listed.text == "", (name, result)
     record = httpx.get(f"{server.http}/api/tables/{table_id}/record").json()
     assert record["complete"] is False and record["winner"] is None and "resigned" not in record
     log = moderator.http.get("/api/moderation/log").json()["log"]

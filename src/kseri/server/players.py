@@ -372,7 +372,7 @@ class Players:
         tally = {"games": 0, "wins": 0, "draws": 0, "rounds": 0, "points": 0, "kseris": 0, "jack_kseris": 0}
         for game in games:
             record = await self.record_of(game["table"])
-            if record is None:
+            if record is None or not record["complete"]:  # a match a moderator closed: no result
                 continue
             match = match_from_record(record)
             tally["games"] += 1
@@ -498,7 +498,10 @@ async def _rated_tables(connection: AsyncConnection, users: list[str],
     return {user: table_id for user, table_id in (await connection.execute(query)).all()}
 
 
-def _result(record: dict[str, Any], side: int) -> Literal["win", "loss", "draw"]:
+def _result(record: dict[str, Any], side: int) -> Literal["win", "loss", "draw"] | None:
+    """The side's result, ``None`` for a match a moderator closed before its end (none)."""
+    if not record["complete"]:
+        return None
     winner = record.get("winner")
     if winner is None:
         return "draw"
