@@ -36,11 +36,10 @@ async def resign(table: GameTable, seat: int) -> None:
 
 async def close(table: GameTable, why: str) -> None:
     """End ``table``'s match under way because a moderator closes the table, saying ``why`` (the
-    moderator's reason, which the players see): a
-    ``match-end`` event with ``"winner": null, "closed": why`` tells every connection, marks the
-    stored log (the record stays incomplete, nobody won) and, through the end-of-match path a
-    resignation takes, leaves a rated match unrated for everyone (``closed``). Raises
-    :class:`ResignRefused` when no match is being played."""
+    moderator's reason, which the players see): a ``match-end`` event with ``"winner": null,
+    "closed": why`` tells every connection, marks the stored log (the record stays incomplete,
+    nobody won) and, through the end-of-match path a resignation takes, leaves a rated match
+    unrated for everyone (``closed``). Raises :class:`ResignRefused` when no match is played."""
     async with table.lock:
         state = table.state
         if state.status != "playing":

@@ -113,6 +113,7 @@ def _ended(task: asyncio.Task[Any]) -> None:
     if not task.cancelled():
         task.exception()
 
+
 Finished = Callable[["GameTable"], Coroutine[Any, Any, None]]
 """Told of a match played or abandoned to its end (the players' layer rates it)."""
 
