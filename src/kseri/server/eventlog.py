@@ -84,6 +84,8 @@ class GameState:
         self.cut = ""
         self.forfeit: tuple[int, int] | None = None
         """A rated match abandoned: the seat that forfeited it and the side that won."""
+        self.closed: str | None = None
+        """A match a moderator ended under way: why (nobody won; ``server/resign.py``)."""
         self.history = RoundHistory()
         # JSON texts shared by every seat's view and by many moments in a row (view_text)
         self._rules_text = Fragment(dumps(rules.options()))
@@ -97,7 +99,8 @@ class GameState:
         """``waiting`` (before the first deal), ``playing`` or ``finished``."""
         if self.match is None:
             return "waiting"
-        return "finished" if self.match.is_over() or self.forfeit is not None else "playing"
+        ended = self.match.is_over() or self.forfeit is not None or self.closed is not None
+        return "finished" if ended else "playing"
 
     @property
     def winner(self) -> int | None:
@@ -127,7 +130,7 @@ class GameState:
         data = event.data or {}
         if event.kind == "play":
             match = self.match
-            if match is None or match.turn != event.seat:
+            if match is None or match.turn != event.seat or self.closed is not None:
                 raise IllegalPlayError(f"no play is due from seat {event.seat}")
             match.play(Card(event.card or ""))
             play = match.plays[-1][-1]
@@ -162,6 +165,8 @@ class GameState:
             shown["seat"] = event.seat
             self.turn_seq = event.seq
         elif event.kind in ("round-end", "match-end", "seat", "rematch"):
+            if event.kind == "match-end" and "closed" in data:
+                self.closed = data["closed"]  # the match stays as it was: nobody won
             if event.kind == "match-end" and "forfeit" in data:
                 self.forfeit = (data["forfeit"], data["winner"])
                 if self.match is not None and not self.match.is_over():

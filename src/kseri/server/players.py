@@ -64,9 +64,10 @@ UNRATED_KEPT = 10_000
 RATED_LOCKS = 0x6B73
 """The first key of the PostgreSQL advisory locks taken per account while a rated table's seats
 are bound (the second is the account id's hash)."""
-UNRATED_REASONS = ("aborted", "repeated", "no-account", "error")
-"""Why a rated match was left unrated: a seat never played; the pair was rated together too
-often lately; a seat had no account; the rating could not be worked out or stored."""
+UNRATED_REASONS = ("aborted", "closed", "repeated", "no-account", "error")
+"""Why a rated match was left unrated: a seat never played; a moderator closed the table in
+play; the pair was rated together too often lately; a seat had no account; the rating could not
+be worked out or stored."""
 
 analyses = Table(
     "analyses", db.metadata,
@@ -231,6 +232,8 @@ class Players:
         family = family_of(table.rules)
         state = table.state
         match = state.match
+        if state.closed is not None:  # ended by a moderator: unrated for everyone
+            return "closed"
         if family is None or match is None or state.winner is None:
             return "error"
         users = [seat.user for seat in table.seats]
@@ -369,7 +372,7 @@ class Players:
         tally = {"games": 0, "wins": 0, "draws": 0, "rounds": 0, "points": 0, "kseris": 0, "jack_kseris": 0}
         for game in games:
             record = await self.record_of(game["table"])
-            if record is None:
+            if record is None or not record["complete"]:  # a match a moderator closed: no result
                 continue
             match = match_from_record(record)
             tally["games"] += 1
@@ -495,7 +498,10 @@ async def _rated_tables(connection: AsyncConnection, users: list[str],
     return {user: table_id for user, table_id in (await connection.execute(query)).all()}
 
 
-def _result(record: dict[str, Any], side: int) -> Literal["win", "loss", "draw"]:
+def _result(record: dict[str, Any], side: int) -> Literal["win", "loss", "draw"] | None:
+    """The side's result, ``None`` for a match a moderator closed before its end (none)."""
+    if not record["complete"]:
+        return None
     winner = record.get("winner")
     if winner is None:
         return "draw"

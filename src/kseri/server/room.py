@@ -17,7 +17,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Coroutine
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from kseri.cards import Card, CardError
 from kseri.engine import IllegalPlayError
@@ -89,6 +89,30 @@ class Unfenced:
 
 
 UNFENCED = Unfenced()
+
+T = TypeVar("T")
+
+_running: set[asyncio.Task[Any]] = set()
+"""The changes :func:`run_to_end` runs, held until they end (the loop keeps only weak ones)."""
+
+
+async def run_to_end(change: Coroutine[Any, Any, T]) -> T:
+    """Run a change to a table (a move, a join, a resignation, a rematch) to its end and return
+    its result: once begun it is stored and told to everyone even when the request that asked is
+    cancelled meanwhile (its connection dropped, the server stopping), which stopped half-way
+    would leave it applied in memory, perhaps stored, but never told nor logged as committed."""
+    task = asyncio.ensure_future(change)
+    _running.add(task)
+    task.add_done_callback(_ended)
+    return await asyncio.shield(task)
+
+
+def _ended(task: asyncio.Task[Any]) -> None:
+    """A change run to its end: let it go, its failure seen (the request may be gone)."""
+    _running.discard(task)
+    if not task.cancelled():
+        task.exception()
+
 
 Finished = Callable[["GameTable"], Coroutine[Any, Any, None]]
 """Told of a match played or abandoned to its end (the players' layer rates it)."""
@@ -319,9 +343,7 @@ class GameTable:
         # once begun, a move runs to its end (stored, then told to everyone) even when the
         # connection that asked is dropped meanwhile (its handler cancelled): stopped half-way,
         # it would be applied and stored but never told, and the table would wait forever
-        move = asyncio.ensure_future(self._move([seat for seat in seats if seat is not None], message))
-        move.add_done_callback(lambda done: done.cancelled() or done.exception())
-        await asyncio.shield(move)
+        await run_to_end(self._move([seat for seat in seats if seat is not None], message))
 
     async def _move(self, seats: list[int], message: Play | Ready) -> None:
         """Play for ``seats[0]``, or get every one of ``seats`` ready (the caller acquired
@@ -342,7 +364,7 @@ class GameTable:
         if seat is None:
             raise ProtocolError("not-seated", "spectators get no hints")
         match = self.state.match
-        if match is None or match.turn is None:
+        if match is None or match.turn is None or self.state.status == "finished":
             raise ProtocolError("not-playing", "no play is due")
         if match.turn != seat:
             raise ProtocolError("not-your-turn", f"it is seat {match.turn}'s turn, not seat {seat}'s")
@@ -422,10 +444,10 @@ class GameTable:
     async def _play_request(self, seat: int, message: Play) -> None:
         state = self.state
         match = state.match
-        if match is None or match.turn is None:
+        if match is None or match.turn is None or state.status == "finished":
             raise ProtocolError("not-playing", "no play is due: " + (
                 "the first round has not been dealt" if match is None else
-                "the match is over" if match.is_over() else "the round is over"))
+                "the match is over" if state.status == "finished" else "the round is over"))
         if not state.turn_seq <= message.seq <= state.seq:
             raise ProtocolError("stale", f"seq {message.seq} is out of date: the turn began at "
                                 f"{state.turn_seq} and the latest state is {state.seq}")

@@ -20,6 +20,8 @@ from kseri.server.moderation import NOTE_LENGTH, ModerationError, ReportReason
 from kseri.server.players import Players
 from kseri.server.refunds import rated_games, refund, refunds_of
 from kseri.server.registry import TableRegistry
+from kseri.server.resign import ResignRefused, close
+from kseri.server.room import run_to_end
 
 router = APIRouter(tags=["moderation"])
 
@@ -206,18 +208,26 @@ async def close_report(report_id: str, body: ReasonBody, user: CheckedUser,
 
 @router.post("/api/moderation/tables/{table_id}/close", responses=errors(401, 403, 404, 409, 422))
 async def close_table(table_id: str, body: ReasonBody, user: CheckedUser, request: Request) -> dict[str, Any]:
-    """Close a table not yet begun (an offensive name at its seat, a lobby flooded), saying
-    why: it is removed and its connections dropped. A match under way is not closed: its
-    players are sanctioned instead."""
+    """Close a table, saying why. One not yet begun (an offensive name at its seat, a lobby
+    flooded) is removed and its connections dropped; a match under way ends at once, won by
+    nobody and rated for nobody, its players told why (``match-end`` with ``closed``); a
+    finished one cannot be closed (409)."""
     players = await _moderator(request, user)
     tables: TableRegistry = request.app.state.tables
     table = await tables.get(table_id[:40])  # held by another process: "table-moving" (409)
     if table is None:
         raise ApiError(404, "no-such-table", f"there is no table {table_id[:40]!r}")
-    if table.state.status != "waiting":
-        raise ApiError(409, "under-way", "the match has begun: sanction its players instead of closing it")
+    if table.state.status == "finished":
+        raise ApiError(409, "finished", "the match is over: there is nothing to close")
     await moderation.close_table(players.store, table.id, body.reason, user.id)
-    await tables.remove(table, "a moderator closed this table")
+    reason = body.reason.strip()
+    if table.state.status == "waiting":
+        await tables.remove(table, f"a moderator closed this table: {reason}")
+        return {"closed": table.id}
+    try:
+        await run_to_end(close(table, reason))
+    except ResignRefused as error:  # it ended meanwhile
+        raise ApiError(409, "finished", str(error.args[0])) from None
     return {"closed": table.id}
 
 

@@ -20,7 +20,7 @@ from kseri.server.limits import Counter, KeyedBuckets, client_address, origin_al
 from kseri.server.moderation import ModerationError, check_may_meet, check_may_play, check_may_watch
 from kseri.server.registry import TableRegistry
 from kseri.server.resign import ResignRefused, resign
-from kseri.server.room import GameTable
+from kseri.server.room import GameTable, run_to_end
 from kseri.server.seats import SeatState, hash_token, rematch_token
 from kseri.server.settings import ServerSettings
 from kseri.server.throttles import SharedBuckets, Throttles
@@ -295,41 +295,66 @@ async def join_table(table_id: str, body: JoinTable, request: Request, tables: T
     if table.rematch_of is not None:
         raise ApiError(409, "seat-reserved", "this table is a rematch: its seats are kept for the "
                        "previous match's players, who take them through their own rematch link")
-    try:
+
+    async def seat_and_bind() -> tuple[int, str]:
         seat, token = await table.take_seat(body.seat, body.name)
+        if user is not None:
+            await request.app.state.players.claim(user, [(table.id, token)])
+        return seat, token
+
+    try:
+        seat, token = await run_to_end(seat_and_bind())
     except LookupError as error:
         raise ApiError(409, "seat-taken", str(error.args[0])) from None
-    if user is not None:
-        await request.app.state.players.claim(user, [(table.id, token)])
     return {"table": table.table_json(), "seat": seat, "token": token}
 
 
-@router.post("/api/tables/{table_id}/rematch", response_model=SeatGrant, responses=errors(401, 404, 409))
-async def rematch(table_id: str, tables: Tables,
+@router.post("/api/tables/{table_id}/rematch", response_model=SeatGrant, responses=errors(401, 403, 404, 409))
+async def rematch(table_id: str, request: Request, tables: Tables,
                   authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
     """After a match: a new table with the same rules and seats, each person's seat kept for
-    them. The caller takes theirs; asking again gives the same seat and token."""
+    them. The caller takes theirs; asking again gives the same seat and token. Refused, as a
+    join is, to a banned account or between accounts one of which blocks the other."""
     table = await _table_or_404(tables, table_id)
     seat = _seat_of_bearer(table, authorization)
     token = (authorization or "").partition(" ")[2]
     if table.state.status != "finished":
         raise ApiError(409, "not-finished", "the match is not over yet")
-    async with table.lock:
-        target = await tables.get(table.rematch) if table.rematch is not None else None
-        if target is None:  # none yet, or it expired with nobody in it
-            body = CreateTable(
-                rules=table.rules.options(), casual=table.casual, public=table.public, clock=table.clock,
-                seats=[SeatSpec(kind="bot", level=s.level, name=s.name) if s.kind == "bot" else
-                       SeatSpec(kind="human") for s in table.seats])
-            target, _, _ = await open_table(tables, body, rematch_of=table.id, seat_creator=False)
-            await table.record_rematch(target.id)
-    new_token = rematch_token(token, target.id)
-    if target.seat_of(new_token) != seat:
-        try:
-            await target.take_seat(seat, table.seats[seat].name, token=new_token)
-        except LookupError as error:
-            raise ApiError(409, "seat-taken", str(error.args[0])) from None
-    return {"table": target.table_json(), "seat": seat, "token": new_token}
+    await _may_rematch(request, table, seat)
+
+    async def open_and_sit() -> GameTable:
+        async with table.lock:
+            target = await tables.get(table.rematch) if table.rematch is not None else None
+            if target is None:  # none yet, or it expired with nobody in it
+                body = CreateTable(
+                    rules=table.rules.options(), casual=table.casual, public=table.public, clock=table.clock,
+                    seats=[SeatSpec(kind="bot", level=s.level, name=s.name) if s.kind == "bot" else
+                           SeatSpec(kind="human") for s in table.seats])
+                target, _, _ = await open_table(tables, body, rematch_of=table.id, seat_creator=False)
+                await table.record_rematch(target.id)
+        if target.seat_of(rematch_token(token, target.id)) != seat:
+            await target.take_seat(seat, table.seats[seat].name, token=rematch_token(token, target.id))
+        return target
+
+    try:
+        target = await run_to_end(open_and_sit())
+    except LookupError as error:
+        raise ApiError(409, "seat-taken", str(error.args[0])) from None
+    return {"table": target.table_json(), "seat": seat, "token": rematch_token(token, target.id)}
+
+
+async def _may_rematch(request: Request, table: GameTable, seat: int) -> None:
+    """Refuse a rematch as :func:`_may_sit` refuses a join: the seat's account (else the caller's,
+    when signed in) banned, or blocking, or blocked by, another account seated at ``table``."""
+    user = table.seats[seat].user
+    if user is None:
+        signed_in = await optional_user(request)
+        user = None if signed_in is None else signed_in.id
+    if user is None:
+        return
+    store = request.app.state.players.store
+    await check_may_play(store, user, rated=False)  # a rematch is casual: a rated ban allows it
+    await check_may_meet(store, user, [each.user for each in table.seats if each.user is not None])
 
 
 @router.post("/api/tables/{table_id}/resign", response_model=TableOut, responses=errors(401, 404, 409))
@@ -339,7 +364,7 @@ async def resign_match(table_id: str, tables: Tables,
     table = await _table_or_404(tables, table_id)
     seat = _seat_of_bearer(table, authorization)
     try:
-        await resign(table, seat)
+        await run_to_end(resign(table, seat))
     except ResignRefused as error:
         raise ApiError(409, "not-playing", str(error.args[0])) from None
     return table.table_json()

@@ -87,7 +87,7 @@ export const centreMethods = {
       this.animating = false;
     }
     this.render();
-    if (live && event && event.kind === "match-end") {
+    if (live && event && event.kind === "match-end" && !event.closed) {  // closed: announced, not celebrated
       const mine = this.seat !== null && this.sideOf(this.seat) === event.winner;
       sound(mine ? "win" : "matchEnd");
       const scores = this.root.querySelector(".overlay-panel table") || this.root.querySelector(".overlay-panel");

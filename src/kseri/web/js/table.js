@@ -240,7 +240,7 @@ export class TableScreen {
     } else if (event.kind === "round-end") {
       text = t("event.roundEnd", { n: this.view.round + 1 });
     } else if (event.kind === "match-end") {
-      text = t("event.matchEnd", { side: this.sideName(event.winner) });
+      text = event.closed ? t("event.closed", { reason: event.closed }) : t("event.matchEnd", { side: this.sideName(event.winner) });
     } else if (event.kind === "resign") {
       text = event.seat === this.seat ? t("end.youResigned") : t("event.resigned", { name: this.nameOf(event.seat) });
     } else if (event.kind === "rematch") {
