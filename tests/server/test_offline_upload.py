@@ -52,6 +52,10 @@ def test_a_finished_offline_game_joins_the_history_unrated(start_server: Callabl
     assert [(g["table"], g["seat"], g["offline"]) for g in games] == [(stored["table"], 0, True)]
     listed = games[0]
     assert {key: listed[key] for key in record} == record  # the record as played, names and all
+    assert eleni.http.get(f"/api/offline-games/{stored['table']}").json() == record  # its replay
+    assert eleni.http.get("/api/offline-games/offline-nothing").status_code == 404
+    analysed = eleni.http.get(f"/api/tables/{stored['table']}/analysis")
+    assert analysed.status_code == 404 and "kseri analyse" in analysed.json()["error"]["message"]
     profile = eleni.http.get("/api/players/Eleni").json()
     assert profile["offline_games"] == 1 and profile["ratings"] == []
     assert profile["statistics"]["games"] == 0  # statistics are of the games played here

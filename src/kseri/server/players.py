@@ -652,6 +652,15 @@ async def upload_offline(user: CheckedUser, request: Request) -> dict[str, Any]:
     return await _players(request).upload_offline(user, await request.body())
 
 
+@router.get("/api/offline-games/{game_id}", responses=errors(404))
+async def offline_game(game_id: str, request: Request) -> dict[str, Any]:
+    """The record of a game played offline and added to a history (its replay on the page)."""
+    record = await _players(request).record_of(game_id[:40]) if game_id.startswith(OFFLINE_PREFIX) else None
+    if record is None:
+        raise AccountError(404, "no-such-game", f"there is no offline game {game_id[:40]!r}")
+    return record
+
+
 @router.get("/api/leaderboard/{family}", responses=errors(404))
 async def leaderboard(family: str, request: Request) -> dict[str, Any]:
     """The top 50 of a family among players rated in the last 30 days."""
