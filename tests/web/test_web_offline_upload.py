@@ -90,6 +90,17 @@ def test_a_game_finished_offline_is_uploaded_once_back_online(own_server: Server
     profile = httpx.get(f"{own_server.http}/api/players/Eleni", timeout=30).json()
     assert profile["offline_games"] == 1 and profile["ratings"] == []
 
+    # the profile lists it as played offline, and its replay opens
+    page.goto(f"{own_server.http}/p/Eleni")
+    row = page.locator(".game-item")
+    expect(row).to_have_count(1, timeout=30_000)
+    expect(row.locator(".offline-mark")).to_have_text("played offline, unrated")
+    row.get_by_role("link").click()
+    expect(page.locator(".replay-controls")).to_be_visible(timeout=30_000)
+    expect(page.locator(".replay-refused")).to_have_count(0)
+    assert page.evaluate("location.pathname + location.hash").endswith("#replay")
+    page.goto(f"{own_server.http}/offline")
+
     # the device's list of finished games says it is in the history, after a reload too
     page.locator("#offline-new").click()
     page.reload()
