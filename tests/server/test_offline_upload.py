@@ -13,6 +13,7 @@ from playerkit import Browser
 from serverkit import Server
 
 from kseri.offline import OfflineTable
+from kseri.server.players import OFFLINE_UPLOADS
 
 Json = dict[str, Any]
 
@@ -74,6 +75,12 @@ def test_a_finished_offline_game_joins_the_history_unrated(start_server: Callabl
     taken = nikos.post("/api/offline-games", {"record": record, "seat": 0})
     assert taken.status_code == 409 and "seat 0" in taken.json()["error"]["message"], taken.text
     assert games_of(nikos, "Nikos") == [] and len(games_of(eleni, "Eleni")) == 1
+    # uploads are rate-limited per account (each try counts, the refused ones too)
+    for _ in range(OFFLINE_UPLOADS[0] - 3):
+        assert eleni.post("/api/offline-games", {"record": record, "seat": 0}).status_code == 409
+    limited = eleni.post("/api/offline-games", {"record": offline_record(14), "seat": 0})
+    assert limited.status_code == 429 and limited.json()["error"]["code"] == "too-many-uploads", limited.text
+    assert nikos.post("/api/offline-games", {"record": offline_record(14), "seat": 0}).status_code == 201
 
 
 def test_bad_uploads_are_refused_and_nothing_is_stored(start_server: Callable[..., Server],

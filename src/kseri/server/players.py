@@ -82,7 +82,7 @@ often lately; a seat had no account; the rating could not be worked out or store
 OFFLINE_RECORD_BYTES = 256 * 1024
 """The largest offline game record an upload may send (a long match's record is ~30 KB)."""
 OFFLINE_UPLOADS = (30, 3600.0)
-"""At most this many offline games uploaded per account within this many seconds."""
+"""At most this many tries at uploading an offline game per account within this many seconds."""
 OFFLINE_PREFIX = "offline-"
 """How an uploaded offline game's id begins in a games list (live tables' ids never do)."""
 
@@ -387,8 +387,9 @@ class Players:
                                f"{OFFLINE_RECORD_BYTES} bytes, not {len(body)}")
         wait = await self.offline_uploads.wait(user.id)
         if wait > 0:
-            raise AccountError(429, "too-many-uploads", f"at most {OFFLINE_UPLOADS[0]} offline games an "
-                               f"hour; try again in {int(wait) + 1} seconds")
+            raise AccountError(429, "too-many-uploads", f"at most {OFFLINE_UPLOADS[0]} uploads of "
+                               f"offline games an hour; try again in {int(wait) + 1} seconds")
+        await self.offline_uploads.hit(user.id)  # every try counts: each costs a re-play
         try:
             sent = json.loads(body)
         except ValueError as error:
@@ -410,7 +411,6 @@ class Players:
         played = json.dumps({key: record.get(key) for key in ("rules", "seed", "rounds")}, sort_keys=True)
         digest = hashlib.sha256(played.encode()).hexdigest()
         game_id = f"{OFFLINE_PREFIX}{digest[:29]}-{seat}"
-        await self.offline_uploads.hit(user.id)
         try:
             async with self.store.engine.begin() as connection:
                 mine = (await connection.execute(select(offline_games.c.id).where(
