@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import logging
 import multiprocessing
@@ -20,15 +21,25 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request, WebSocket
 from fastapi.responses import StreamingResponse
-from sqlalchemy import Column, ForeignKey, String, Table, Text, insert, select, text
+from sqlalchemy import Column, Float, ForeignKey, Integer, String, Table, Text, insert, select, text
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from kseri.analysis import analyse_record
 from kseri.engine import KSERI_KINDS
-from kseri.records import match_from_record
+from kseri.records import match_from_record, record_problems
 from kseri.rules import PRESETS, Rules
 from kseri.server import accounts, db, moderation
-from kseri.server.accounts import COOKIE, DELETED_NAME, AccountError, Accounts, User, errors, username_key
+from kseri.server.accounts import (
+    COOKIE,
+    DELETED_NAME,
+    AccountError,
+    Accounts,
+    CheckedUser,
+    User,
+    errors,
+    username_key,
+)
 from kseri.server.pairing import Pairing, Playing, Seek
 from kseri.server.protocol import dumps
 from kseri.server.ratings import (
@@ -68,6 +79,26 @@ UNRATED_REASONS = ("aborted", "closed", "repeated", "no-account", "error")
 """Why a rated match was left unrated: a seat never played; a moderator closed the table in
 play; the pair was rated together too often lately; a seat had no account; the rating could not
 be worked out or stored."""
+
+OFFLINE_RECORD_BYTES = 256 * 1024
+"""The largest offline game record an upload may send (a long match's record is ~30 KB)."""
+OFFLINE_UPLOADS = (30, 3600.0)
+"""At most this many tries at uploading an offline game per account within this many seconds."""
+OFFLINE_PREFIX = "offline-"
+"""How an uploaded offline game's id begins in a games list (live tables' ids never do)."""
+
+offline_games = Table(
+    "offline_games", db.metadata,
+    Column("id", String(40), primary_key=True),  # OFFLINE_PREFIX, the game's digest, its seat
+    Column("user_id", String(24), nullable=False, index=True),
+    Column("digest", String(64), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("rules", Text, nullable=False),
+    Column("record", Text, nullable=False),
+    Column("uploaded", Float, nullable=False),
+)
+"""Games played offline against the computer and uploaded by a player to their history:
+unrated, never rated, listed with ``offline: true``."""
 
 analyses = Table(
     "analyses", db.metadata,
@@ -111,6 +142,7 @@ class Players:
         settings = self.settings = tables.settings
         limits = settings.limits
         self.accounts = Accounts(store, limits.signups_per_hour, limits.failed_signins, throttles)
+        self.offline_uploads = (throttles or Throttles(None)).window("offline-uploads", *OFFLINE_UPLOADS)
         self.pairing = Pairing(self._seat_group, settings.bot_offer, limits, table_allowance,
                                self.rated_table_of, throttles,
                                lambda users: moderation.blocked_pairs(store, users))
@@ -169,7 +201,7 @@ class Players:
     async def delete(self, user: User, password: str) -> None:
         """Delete an account: its ratings and sessions go, its seats show a deleted player."""
         await self.accounts.delete(user, password, forget=[
-            rating_history, ratings, rating_refunds, *moderation.ABOUT_AN_ACCOUNT])
+            rating_history, ratings, rating_refunds, offline_games, *moderation.ABOUT_AN_ACCOUNT])
         self.user_deleted(user.id)
         self.tables.tell_peers({"op": "user-deleted", "user": user.id})
 
@@ -326,23 +358,89 @@ class Players:
         return dict(row)
 
     async def games_of(self, user_id: str) -> list[dict[str, Any]]:
-        """The account's finished games, newest first: table, seat, family, rated, created."""
+        """The account's finished games, newest first: table, seat, family, rated, offline
+        (an uploaded offline game, its ``table`` beginning :data:`OFFLINE_PREFIX`), created."""
         async with self.store.engine.connect() as connection:
             rows = (await connection.execute(
                 select(db.tables.c.id, db.tables.c.rules, db.tables.c.created, db.tables.c.rated,
                        db.seats.c.seat)
                 .join(db.seats, db.seats.c.table_id == db.tables.c.id)
-                .where(db.seats.c.user_id == user_id, db.tables.c.finished.is_(True))
-                .order_by(db.tables.c.created.desc()))).all()
+                .where(db.seats.c.user_id == user_id, db.tables.c.finished.is_(True)))).all()
+            uploaded = (await connection.execute(
+                select(offline_games.c.id, offline_games.c.rules, offline_games.c.uploaded,
+                       offline_games.c.seat)
+                .where(offline_games.c.user_id == user_id))).all()
         games = []
-        for table_id, rules_text, created, rated, seat in rows:
-            rules = Rules.from_options(json.loads(rules_text))
-            games.append({"table": table_id, "seat": seat, "side": rules.side_of(seat),
-                          "family": family_of(rules), "rated": bool(rated), "created": created})
+        for offline, found in ((False, rows), (True, [(*row[:3], False, row[3]) for row in uploaded])):
+            for table_id, rules_text, created, rated, seat in found:
+                rules = Rules.from_options(json.loads(rules_text))
+                games.append({"table": table_id, "seat": seat, "side": rules.side_of(seat),
+                              "family": family_of(rules), "rated": bool(rated), "offline": offline,
+                              "created": created})
+        games.sort(key=lambda game: game["created"], reverse=True)
         return games
 
+    async def upload_offline(self, user: User, body: bytes) -> dict[str, Any]:
+        """Add a finished offline game to the account's history: ``body`` is
+        ``{"record": <kseri-record/1>, "seat": <the uploader's seat>}``, the record re-played and
+        its deals verified (:func:`kseri.records.record_problems`), complete, not uploaded
+        before (409), at most :data:`OFFLINE_RECORD_BYTES`. Unrated: it never touches ratings."""
+        if len(body) > OFFLINE_RECORD_BYTES:
+            raise AccountError(413, "record-too-large", f"an offline game's record is at most "
+                               f"{OFFLINE_RECORD_BYTES} bytes, not {len(body)}")
+        wait = await self.offline_uploads.wait(user.id)
+        if wait > 0:
+            raise AccountError(429, "too-many-uploads", f"at most {OFFLINE_UPLOADS[0]} uploads of "
+                               f"offline games an hour; try again in {int(wait) + 1} seconds")
+        await self.offline_uploads.hit(user.id)  # every try counts: each costs a re-play
+        try:
+            sent = json.loads(body)
+        except ValueError as error:
+            raise AccountError(422, "bad-record", f"the upload is not JSON: {error}") from None
+        if not isinstance(sent, dict) or set(sent) != {"record", "seat"}:
+            raise AccountError(422, "bad-record", 'send {"record": <the game record>, "seat": <your seat>}')
+        record, seat = sent["record"], sent["seat"]
+        problems = record_problems(record)
+        if problems:
+            raise AccountError(422, "bad-record", "the record does not verify: " + "; ".join(problems[:5]))
+        if not record.get("complete"):
+            raise AccountError(422, "not-finished", "only a finished game can be added to a history")
+        if "daily" in record:
+            raise AccountError(422, "bad-record", "a daily deal's record is not an offline game")
+        rules = match_from_record(record).rules
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < rules.players:
+            raise AccountError(422, "bad-seat", f"seat must be your seat in the game, "
+                               f"0 to {rules.players - 1}, not {seat!r}")
+        played = json.dumps({key: record.get(key) for key in ("rules", "seed", "rounds")}, sort_keys=True)
+        digest = hashlib.sha256(played.encode()).hexdigest()
+        game_id = f"{OFFLINE_PREFIX}{digest[:29]}-{seat}"
+        try:
+            async with self.store.engine.begin() as connection:
+                mine = (await connection.execute(select(offline_games.c.id).where(
+                    offline_games.c.user_id == user.id, offline_games.c.digest == digest))).first()
+                if mine is None:
+                    await connection.execute(insert(offline_games).values(
+                        id=game_id, user_id=user.id, digest=digest, seat=seat,
+                        rules=json.dumps(record["rules"]), record=json.dumps(record, separators=(",", ":")),
+                        uploaded=time.time()))
+        except IntegrityError:
+            mine = None
+        else:
+            if mine is None:
+                return {"table": game_id, "seat": seat, "family": family_of(rules), "rated": False,
+                        "offline": True}
+        raise AccountError(409, "already-uploaded", "this game is already in your history" if mine is not None
+                           else f"seat {seat} of this game is already in another player's history")
+
     async def record_of(self, table_id: str) -> dict[str, Any] | None:
-        """A finished table's game record, without keeping the table in memory."""
+        """A finished table's game record, without keeping the table in memory (an uploaded
+        offline game's: the record uploaded)."""
+        if table_id.startswith(OFFLINE_PREFIX):
+            async with self.store.engine.connect() as connection:
+                kept = (await connection.execute(select(offline_games.c.record).where(
+                    offline_games.c.id == table_id))).scalar_one_or_none()
+            uploaded: dict[str, Any] | None = None if kept is None else json.loads(kept)
+            return uploaded
         table = self.live.get(table_id)
         if table is None:
             stored = await self.store.load(table_id)
@@ -362,13 +460,14 @@ class Players:
                 continue
             if result is not None and _result(record, game["side"]) != result:
                 continue
-            yield json.dumps({**record, "table": game["table"], "seat": game["seat"]},
+            yield json.dumps({**record, "table": game["table"], "seat": game["seat"],
+                              "offline": game["offline"]},
                              separators=(",", ":")) + "\n"
 
     async def statistics(self, user_id: str) -> dict[str, Any]:
         """Win rate, points, kseris and jack kseris per round, and the accuracy trend, over
         the latest :data:`STATS_GAMES` games."""
-        games = (await self.games_of(user_id))[:STATS_GAMES]
+        games = [game for game in await self.games_of(user_id) if not game["offline"]][:STATS_GAMES]
         tally = {"games": 0, "wins": 0, "draws": 0, "rounds": 0, "points": 0, "kseris": 0, "jack_kseris": 0}
         for game in games:
             record = await self.record_of(game["table"])
@@ -428,6 +527,9 @@ class Players:
         if data is not None:
             stored: dict[str, Any] = json.loads(data)
             return stored
+        if table_id.startswith(OFFLINE_PREFIX):
+            raise AccountError(404, "no-such-table", "a game played offline is analysed with "
+                               "`kseri analyse`, not here")
         running = self._analysing.get(table_id)
         if running is None:
             record = await self.record_of(table_id)
@@ -520,13 +622,15 @@ def _players(request: Request) -> Players:
 
 @router.get("/api/players/{username}", responses=errors(404))
 async def profile(username: str, request: Request) -> dict[str, Any]:
-    """A player's profile: ratings per family (with history), rating refunds and statistics."""
+    """A player's profile: ratings per family (with history), rating refunds, statistics (of
+    the games played here) and how many games played offline were added to the history."""
     players = _players(request)
     user = await players.user_by_name(username)
     return {"username": user["username"], "created": user["created"],
             "ratings": await user_ratings(players.store, user["id"]),
             "refunds": await refunds_of(players.store, user["id"]),
-            "statistics": await players.statistics(user["id"])}
+            "statistics": await players.statistics(user["id"]),
+            "offline_games": sum(game["offline"] for game in await players.games_of(user["id"]))}
 
 
 @router.get("/api/players/{username}/games", response_class=StreamingResponse,
@@ -540,6 +644,27 @@ async def games(username: str, request: Request,
     user = await players.user_by_name(username)
     return StreamingResponse(players.stream_games(user["id"], family, result),
                              media_type="application/x-ndjson")
+
+
+@router.post("/api/offline-games", status_code=201, responses=errors(401, 403, 409, 413, 422, 429))
+async def upload_offline(user: CheckedUser, request: Request) -> dict[str, Any]:
+    """Add a finished game played offline to the signed-in player's history, unrated and marked
+    offline: the body is ``{"record": <kseri-record/1>, "seat": <your seat>}`` (at most 256 KB),
+    re-played and verified; the same game again is refused (409); 30 an hour."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > OFFLINE_RECORD_BYTES:
+        raise AccountError(413, "record-too-large", f"an offline game's record is at most "
+                           f"{OFFLINE_RECORD_BYTES} bytes, not {declared}")
+    return await _players(request).upload_offline(user, await request.body())
+
+
+@router.get("/api/offline-games/{game_id}", responses=errors(404))
+async def offline_game(game_id: str, request: Request) -> dict[str, Any]:
+    """The record of a game played offline and added to a history (its replay on the page)."""
+    record = await _players(request).record_of(game_id[:40]) if game_id.startswith(OFFLINE_PREFIX) else None
+    if record is None:
+        raise AccountError(404, "no-such-game", f"there is no offline game {game_id[:40]!r}")
+    return record
 
 
 @router.get("/api/leaderboard/{family}", responses=errors(404))

@@ -1,8 +1,11 @@
 // Play the computer with no server (/offline, and the lobby whenever the server is out of reach):
 // the rules and the bots are the project's Python engine run in the page (offline-engine.js).
 // The game in progress is kept on the device (localStorage) after every play and resumed on the
-// next visit; a finished game downloads as a record that `kseri verify` and `kseri replay` accept.
+// next visit; a finished game downloads as a record that `kseri verify` and `kseri replay` accept,
+// and stays in a list of finished games on the device that a signed-in player, online, adds to
+// their history (unrated, marked offline: POST /api/offline-games).
 // Also registers the service worker that keeps the page for offline use.
+import { accountApi, accountErrorText, currentAccount, loadAccount } from "./account.js";
 import { cardName, cardShort, cardSvg } from "./cards.js";
 import { announce, h, navigate, reducedMotion } from "./dom.js";
 import { t } from "./i18n.js";
@@ -12,6 +15,8 @@ import { openRulesHelp, presetName } from "./rules-help.js";
 
 const SAVED_KEY = "kseri.offline.game";
 const CHOICE_KEY = "kseri.offline.choice";
+const FINISHED_KEY = "kseri.offline.finished";
+const FINISHED_KEPT = 20;
 const BOT_PAUSE_MS = 700;
 const STYLE_ID = "offline-style";
 
@@ -40,6 +45,20 @@ function savedChoice() {
   }
 }
 
+/** The finished offline games kept on the device, newest first: {id, record (text), seat, ended, uploaded}. */
+function finishedGames() {
+  try {
+    const games = JSON.parse(localStorage.getItem(FINISHED_KEY));
+    return Array.isArray(games) ? games : [];
+  } catch {
+    return [];
+  }
+}
+
+function keepFinished(games) {
+  localStorage.setItem(FINISHED_KEY, JSON.stringify(games.slice(0, FINISHED_KEPT)));
+}
+
 export class OfflineScreen {
   constructor(root) {
     this.root = root;
@@ -54,12 +73,23 @@ export class OfflineScreen {
     this.error = "";
     this.busy = false;
     this.destroyed = false;
+    this.uploads = {}; // a finished game's id → "sending" | "done" | an error's text
+    this.backOnline = () => this.reconnect();
+    this.wentOffline = () => { serverGone = true; this.render(); };
+  }
+
+  /** Back online: ask the server again, and who is signed in, so a finished game can be uploaded. */
+  async reconnect() {
+    if (await serverAnswers()) await loadAccount();
+    this.render();
   }
 
   async start() {
     if (!document.getElementById(STYLE_ID)) {
       document.head.append(h("link", { rel: "stylesheet", href: "/static/css/offline.css", id: STYLE_ID }));
     }
+    window.addEventListener("online", this.backOnline);
+    window.addEventListener("offline", this.wentOffline);
     this.render();
     try {
       this.module = await offlineModule();
@@ -87,6 +117,8 @@ export class OfflineScreen {
 
   destroy() {
     this.destroyed = true;
+    window.removeEventListener("online", this.backOnline);
+    window.removeEventListener("offline", this.wentOffline);
     if (this.table) this.table.destroy();
   }
 
@@ -112,8 +144,52 @@ export class OfflineScreen {
   /** Read the state from the engine, keep the game on the device, draw it. */
   update() {
     this.state = JSON.parse(this.table.state());
-    localStorage.setItem(SAVED_KEY, this.table.saved());
+    const saved = this.table.saved();
+    localStorage.setItem(SAVED_KEY, saved);
+    if (this.state.phase === "match-over") this.keepFinished(JSON.parse(saved).seed);
     this.render();
+  }
+
+  /** Keep the finished game (once) in the device's list of finished games. */
+  keepFinished(seed) {
+    this.finishedId = `${seed}`;
+    const games = finishedGames();
+    if (games.some((game) => game.id === this.finishedId)) return;
+    const record = this.table.record(JSON.stringify(this.names()));
+    keepFinished([{ id: this.finishedId, record, seat: this.state.seat, ended: new Date().toISOString(), uploaded: false },
+      ...games]);
+  }
+
+  /** Add a finished game to the signed-in player's history (unrated, marked offline). */
+  async upload(id) {
+    const game = finishedGames().find((kept) => kept.id === id);
+    if (!game || this.uploads[id] === "sending") return;
+    this.uploads[id] = "sending";
+    this.render();
+    let done = true;
+    try {
+      await accountApi("POST", "/api/offline-games", { record: JSON.parse(game.record), seat: game.seat });
+    } catch (error) {
+      done = error.code === "already-uploaded";
+      if (!done) this.uploads[id] = t("offline.uploadFailed", { message: accountErrorText(error) });
+    }
+    if (done) {
+      this.uploads[id] = "done";
+      keepFinished(finishedGames().map((kept) => (kept.id === id ? { ...kept, uploaded: true } : kept)));
+      announce(t("offline.uploaded"));
+    }
+    this.render();
+  }
+
+  /** The "Add to my history" button of a finished game (online and signed in), or what became of it. */
+  uploadControl(game) {
+    const state = this.uploads[game.id];
+    if (game.uploaded || state === "done") return h("p", { class: "offline-uploaded", role: "status" }, t("offline.uploaded"));
+    if (serverGone || !currentAccount()) return null;
+    return h("span", { class: "offline-upload" },
+      h("button", { type: "button", class: "offline-upload-button", "data-game": game.id, disabled: state === "sending",
+        onclick: () => this.upload(game.id) }, t("offline.upload")),
+      state && state !== "sending" && h("span", { class: "error", role: "alert" }, state));
   }
 
   names() {
@@ -206,7 +282,23 @@ export class OfflineScreen {
         h("button", { type: "button", class: "primary big", id: "offline-play", onclick: () => this.newGame() }, t("offline.play")),
         h("button", { type: "button", id: "offline-rules", onclick: () => openRulesHelp(this.presets[c.preset]) },
           t("lobby.rulesOf", { name: presetName(c.preset) }))),
-      !serverGone && h("p", {}, h("a", { href: "/", onclick: (e) => { e.preventDefault(); navigate("/"); } }, t("offline.online"))));
+      !serverGone && h("p", {}, h("a", { href: "/", onclick: (e) => { e.preventDefault(); navigate("/"); } }, t("offline.online"))),
+      this.renderFinished());
+  }
+
+  /** The finished games kept on the device, each with its "Add to my history". */
+  renderFinished() {
+    const games = finishedGames();
+    if (!games.length) return null;
+    return h("section", { class: "offline-finished", "aria-labelledby": "offline-finished-title" },
+      h("h2", { id: "offline-finished-title" }, t("offline.finishedGames")),
+      h("ul", {}, games.map((game) => {
+        const record = JSON.parse(game.record);
+        return h("li", { "data-game": game.id },
+          h("span", {}, t("offline.finishedGame", { name: presetName(record.rules.name), date: new Date(game.ended).toLocaleDateString(),
+            score: record.totals.join(" – ") })), " ",
+          this.uploadControl(game));
+      })));
   }
 
   renderTable() {
@@ -242,7 +334,9 @@ export class OfflineScreen {
         h("ul", {}, lastResult.points.map((points, side) => h("li", {}, t("offline.roundPoints", { name: sideName(side), n: points })))),
         s.phase === "round-over"
           ? h("button", { type: "button", class: "primary", id: "offline-next", onclick: () => this.nextRound() }, t("offline.nextRound"))
-          : h("button", { type: "button", class: "primary", id: "offline-download", onclick: () => this.download() }, t("offline.download"))),
+          : h("button", { type: "button", class: "primary", id: "offline-download", onclick: () => this.download() }, t("offline.download")),
+        s.phase === "match-over" && this.finishedId && this.uploadControl(finishedGames().find((game) => game.id === this.finishedId)
+          || { id: this.finishedId, uploaded: false })),
       h("p", { class: "offline-actions" },
         h("button", { type: "button", id: "offline-new", onclick: () => this.abandon() }, t("offline.newGame")),
         h("button", { type: "button", id: "offline-rules", onclick: () => openRulesHelp(s.rules, s.target) },

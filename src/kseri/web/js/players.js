@@ -307,8 +307,9 @@ export class ProfileScreen {
     return h("li", { class: `game-item ${result}`, "data-table": record.table },
       h("span", { class: `result ${result}` }, t(`profile.${result}`)),
       h("span", {}, familyName(rules.name), " · ", t("profile.against", { names: others }), " · ", record.totals.join(" – ")),
+      record.offline && h("span", { class: "muted offline-mark" }, t("profile.offline")),
       link(`/t/${record.table}#replay`, t("profile.replay"), { class: "button small" }),
-      this.moderation.reportButton(record.table));
+      !record.offline && this.moderation.reportButton(record.table));
   }
 
   render() {

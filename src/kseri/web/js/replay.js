@@ -95,7 +95,8 @@ export class ReplayScreen {
     let problems = [];
     try {
       if (this.tableId) {
-        this.record = await api("GET", `/api/tables/${encodeURIComponent(this.tableId)}/record`);
+        const id = encodeURIComponent(this.tableId); // a game played offline is kept apart from the tables
+        this.record = await api("GET", this.tableId.startsWith("offline-") ? `/api/offline-games/${id}` : `/api/tables/${id}/record`);
       } else {
         const text = sessionStorage.getItem("kseri.replay");
         if (!text) throw new Error(t("replay.noRecord"));
