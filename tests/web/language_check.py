@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import re
 
-SHARED_WORDS = {"kseri", "kseris", "pisti", "ξερή", "learn", "ok", "sha", "json", "https"}
-"""Words every language writes alike: the game's names, the command ``kseri learn``, technical names."""
+SHARED_WORDS = {"kseri", "kseris", "pisti", "ξερή", "learn", "ok", "sha", "json", "https", "buchholz"}
+"""Words every language writes alike: the game's names, the command ``kseri learn``, technical names,
+Buchholz (a tie-break named after its inventor)."""
 
 SAME_IN = {
     "fr": {"centre", "double", "options", "points", "bonus", "total", "score", "expert", "secret", "pause"},
