@@ -66,3 +66,17 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     shared = Server(f"sqlite+aiosqlite:///{path}").start()
     yield shared
     shared.stop()
+
+
+@pytest.fixture
+def clock(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[str], None]]:
+    """The server's clock (``KSERI_CLOCK_FILE``, the daily's and the challenges' knob): a file
+    the test rewrites, at noon UTC on 2026-12-04 to begin with."""
+    path = tmp_path / "now.txt"
+
+    def set_time(when: str) -> None:
+        path.write_text(when)
+
+    set_time("2026-12-04T12:00:00+00:00")
+    monkeypatch.setenv("KSERI_CLOCK_FILE", str(path))
+    yield set_time

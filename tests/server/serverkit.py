@@ -346,3 +346,12 @@ def audit(full: list[Json], clients: list[Client]) -> int:
             assert message["view"] == replay.view(client.seat), f"seat {client.seat} at seq {seq}"
             checked += 1
     return checked
+
+
+def error(answer: httpx.Response, status: int, code: str) -> str:
+    """The message of an answer refused with ``status`` and the error ``code``."""
+    assert answer.status_code == status, answer.text
+    body = answer.json()
+    assert body["error"]["code"] == code, body
+    message: str = body["error"]["message"]
+    return message

@@ -8,43 +8,19 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 from playerkit import Browser
-from serverkit import Server
+from serverkit import Server, error
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from kseri.server import moderation
 from kseri.server.db import Store
 
 Json = dict[str, Any]
-NOW = "2026-12-04T12:00:00+00:00"
-
-
-@pytest.fixture
-def clock(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[str], None]]:
-    """The server's clock (``KSERI_CLOCK_FILE``, the daily's knob): a file the test rewrites."""
-    path = tmp_path / "now.txt"
-
-    def set_time(when: str) -> None:
-        path.write_text(when)
-
-    set_time(NOW)
-    monkeypatch.setenv("KSERI_CLOCK_FILE", str(path))
-    yield set_time
-
-
-def error(answer: httpx.Response, status: int, code: str) -> str:
-    assert answer.status_code == status, answer.text
-    body = answer.json()
-    assert body["error"]["code"] == code, body
-    message: str = body["error"]["message"]
-    return message
 
 
 def ok(answer: httpx.Response, status: int = 200) -> Json:

@@ -10,39 +10,23 @@ import json
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from playerkit import Browser
-from serverkit import Server
+from serverkit import Server, error
 
 Json = dict[str, Any]
 DAY = "2026-12-04"
 
 
-@pytest.fixture
-def clock(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[str], None]]:
-    """The server's clock for the daily: a file the test rewrites (``KSERI_CLOCK_FILE``)."""
-    path = tmp_path / "now.txt"
-
-    def set_time(when: str) -> None:
-        path.write_text(when)
-
-    set_time(f"{DAY}T12:00:00+00:00")
-    monkeypatch.setenv("KSERI_CLOCK_FILE", str(path))
-    monkeypatch.setenv("KSERI_DAILY_MASTER", "expert")  # the master's searches are slow on CI
-    yield set_time
-
-
-def error(answer: httpx.Response, status: int, code: str) -> str:
-    assert answer.status_code == status, answer.text
-    body = answer.json()
-    assert body["error"]["code"] == code, body
-    message: str = body["error"]["message"]
-    return message
+@pytest.fixture(autouse=True)
+def quick_master(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The daily's master played by the expert: the master's searches are slow on CI."""
+    monkeypatch.setenv("KSERI_DAILY_MASTER", "expert")
 
 
 def start(browser: Browser, family: str = "greek", day: str = DAY, **body: str) -> Json:
