@@ -6,6 +6,17 @@ import { t } from "./i18n.js";
 
 const KEY = "kseri.notify";
 
+/** A bell, crossed out when notifications are off (drawn, so it shows without an emoji font). */
+export function bellIcon(on) {
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("class", "icon-svg");
+  svg.setAttribute("aria-hidden", "true");
+  const cross = on ? "" : `<path d="M4 4l16 16" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>`;
+  svg.innerHTML = `<path d="M6 16V11a6 6 0 0 1 12 0v5l2 2H4z" fill="currentColor"/><path d="M10 20a2 2 0 0 0 4 0" fill="currentColor"/>${cross}`;
+  return svg;
+}
+
 /** Whether the browser can show notifications at all. */
 export function notificationsSupported() {
   return typeof Notification !== "undefined";

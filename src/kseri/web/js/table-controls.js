@@ -5,7 +5,7 @@ import { api, heldSeat, holdSeat } from "./api.js";
 import { announce, h, navigate } from "./dom.js";
 import { setSoundOn, soundOn } from "./effects.js";
 import { t } from "./i18n.js";
-import { notificationsOn, notificationsSupported, toggleNotifications } from "./notices.js";
+import { bellIcon, notificationsOn, notificationsSupported, toggleNotifications } from "./notices.js";
 import { seatName } from "./lobby.js";
 import { puzzlesFromGame } from "./puzzles.js";
 import { openRulesHelp } from "./rules-help.js";
@@ -64,7 +64,7 @@ export const controlMethods = {
           type: "button", class: "small icon", id: "notify-button", "aria-pressed": notificationsOn() ? "true" : "false",
           title: t("notice.toggle"), "aria-label": t("notice.toggle"),
           onclick: async () => { await toggleNotifications(); this.render(); },
-        }, h("span", { "aria-hidden": "true" }, notificationsOn() ? "🔔" : "🔕")),
+        }, bellIcon(notificationsOn())),
         h("button", { type: "button", class: "small icon", id: "leave-button", title: t("leave.button"), "aria-label": t("leave.button"), onclick: () => this.leave() },
           h("span", { "aria-hidden": "true" }, t("leave.short")))),
       this.renderTalkMenu());
