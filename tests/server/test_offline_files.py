@@ -3,6 +3,7 @@ with the list of what it keeps, every kept file at its address, and clear refusa
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 from collections.abc import Callable
@@ -10,7 +11,7 @@ from collections.abc import Callable
 import httpx
 from serverkit import Server
 
-from kseri.offline import core_archive
+from kseri.offline import LEVELS, core_archive, presets
 from kseri.server.api.offline import PYODIDE_DIR, PYODIDE_FILES
 
 
@@ -62,3 +63,26 @@ def test_only_pyodide_files_are_served(start_server: Callable[..., Server], sqli
     assert answer.status_code == 404
     message = answer.json()["error"]["message"]
     assert message.startswith("no Pyodide file 'package.json'; the files are: pyodide.mjs")
+
+
+def test_the_engine_is_served_compressed_and_the_lobby_gets_what_it_needs_first(
+        start_server: Callable[..., Server], sqlite_url: str) -> None:
+    server = start_server(sqlite_url)
+    wasm = (PYODIDE_DIR / "pyodide.asm.wasm").read_bytes()
+    with httpx.stream("GET", server.http + "/offline/pyodide/pyodide.asm.wasm",
+                      headers={"Accept-Encoding": "gzip"}, timeout=60) as answer:
+        raw = b"".join(answer.iter_raw())
+        assert answer.headers["content-encoding"] == "gzip" and answer.headers["vary"] == "Accept-Encoding"
+        assert answer.headers["content-type"] == "application/wasm"
+    assert len(raw) < len(wasm) / 2 and gzip.decompress(raw) == wasm
+    plain = httpx.get(server.http + "/offline/pyodide/pyodide.asm.wasm",
+                      headers={"Accept-Encoding": "identity"}, timeout=60)
+    assert "content-encoding" not in plain.headers and plain.content == wasm
+    info = httpx.get(server.http + "/offline/offline.json", timeout=10).json()
+    assert info["presets"] == json.loads(presets()) and info["levels"] == list(LEVELS)
+    script = httpx.get(server.http + "/sw.js", timeout=10).text
+    assert f'const ENGINE_CACHE = "{info["engine"]["cache"]}";' in script
+    sizes = {f"/offline/pyodide/{name}": (PYODIDE_DIR / name).stat().st_size for name in PYODIDE_FILES}
+    assert {file["url"]: file["bytes"] for file in info["engine"]["files"]} == sizes
+    shell = re.search(r"const SHELL = (\[.*\]);", script)
+    assert shell and "/offline/offline.json" in json.loads(shell.group(1))

@@ -86,14 +86,18 @@ def wait_for_my_turn_or_the_end(page: Page) -> None:
 def test_installable_then_a_whole_game_offline_across_reloads(tmp_path: Path, own_server: Server,
                                                               new_context: ContextFactory,
                                                               page_errors: PageErrors) -> None:
-    """One visit online; then the server is gone and the browser offline: the page opens, a game
+    """One visit online, where the player keeps the game for offline play (the engine is not
+    fetched before); then the server is gone and the browser offline: the page opens, a game
     against the expert is played to its end, reloaded in the middle (it resumes where it was),
     and the record it downloads passes ``kseri verify`` and ``kseri replay``."""
     context = new_context(viewport=SIZES["laptop"], service_workers="allow")
     page = page_errors.watch(context.new_page())
+    engine_requests: list[str] = []
+    page.on("request", lambda request: engine_requests.append(request.url)
+            if "/offline/pyodide/" in request.url else None)
     page.goto(f"{own_server.http}/")
     expect(page.locator("#offline-link")).to_be_visible()
-    # Installed (everything kept) and in charge of the page: what the offline start needs.
+    # Installed (the shell kept) and in charge of the page.
     page.wait_for_function("() => navigator.serviceWorker.controller?.state === 'activated'",
                            timeout=LOAD_MS)
     cdp = context.new_cdp_session(page)
@@ -103,7 +107,14 @@ def test_installable_then_a_whole_game_offline_across_reloads(tmp_path: Path, ow
     # every other installability check (manifest, icons, service worker, offline start) passes.
     errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
     assert [e["errorId"] for e in errors if e["errorId"] != "in-incognito"] == []
+    page.locator("#offline-link").click()
+    expect(page.locator("#offline-keep")).to_be_visible(timeout=LOAD_MS)
+    assert engine_requests == [], "the first visit fetched none of the engine"
     screenshot(page, "offline-lobby-online-laptop")
+    assert axe_findings(page) == []
+    page.locator("#offline-keep").click()
+    expect(page.locator("#offline-kept")).to_be_visible(timeout=LOAD_MS)
+    assert {url.rsplit("/", 1)[1] for url in engine_requests} == set(PYODIDE_FILES)
 
     own_server.stop()
     context.set_offline(True)

@@ -1,24 +1,19 @@
-// The service worker (served at /sw.js by server/api/offline.py, which fills in the lists and
-// their versions): it keeps the app shell with the engine's core, and Pyodide, so that the page
-// opens and plays the computer offline. Online, everything comes from the network as before (the
-// kept copy is refreshed); offline, from what was kept. The API and the play WebSocket are never
-// kept. Pyodide has its own cache and version: a new release of the page does not fetch it again.
+// The service worker (served at /sw.js by server/api/offline.py, which fills in the list and the
+// versions): on its first visit it keeps the app shell (the page, the kseri core, what the offline
+// lobby needs), so that the page opens offline; the tutorial's lessons are kept too, in each
+// language the page asks for (a "keep" message) or opens them in. Online, everything comes from
+// the network as before (the kept copy is refreshed); offline, from what was kept. The rest of the
+// API and the play WebSocket are never kept. The engine (Pyodide, 12 MB) is not fetched here: the
+// page fills its cache (ENGINE_CACHE, whose version changes only with a new Pyodide) when the
+// engine is wanted (offline-engine.js), and this worker serves ENGINE's files from there.
 const SHELL = ["__SHELL__"];
 const ENGINE = ["__ENGINE__"];
 const CACHE = "kseri-shell-__SHELL_VERSION__";
-const ENGINE_CACHE = "kseri-engine-__ENGINE_VERSION__";
-const PRECACHE = [...SHELL, ...ENGINE];
-
-/** Keep what the engine's cache does not hold yet (all of it only for a new Pyodide). */
-async function keepEngine() {
-  const cache = await caches.open(ENGINE_CACHE);
-  const kept = await Promise.all(ENGINE.map((url) => cache.match(url)));
-  await cache.addAll(ENGINE.filter((url, index) => !kept[index]));
-}
+const ENGINE_CACHE = "__ENGINE_CACHE__";
+const LESSONS = "/api/learn/";
 
 self.addEventListener("install", (event) => {
-  event.waitUntil(Promise.all([caches.open(CACHE).then((cache) => cache.addAll(SHELL)), keepEngine()])
-    .then(() => self.skipWaiting()));
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));
 });
 
 self.addEventListener("activate", (event) => {
@@ -30,12 +25,19 @@ self.addEventListener("activate", (event) => {
   );
 });
 
-/** From the network, keeping a copy of what is kept; from the kept copy when the network fails. */
-async function networkFirst(request, fallback) {
+/** {keep: [address, ...]}: keep the tutorial's lessons at these addresses (one per language). */
+self.addEventListener("message", (event) => {
+  const wanted = (event.data?.keep || []).filter((path) => typeof path === "string" && path.startsWith(LESSONS));
+  event.waitUntil(caches.open(CACHE).then((cache) => Promise.all(wanted.map((path) => cache.add(path).catch(() => {})))));
+});
+
+/** From the network, keeping a copy (of what is kept already, or always); from the kept copy
+ *  when the network fails. */
+async function networkFirst(request, fallback, always = false) {
   const cache = await caches.open(CACHE);
   try {
     const response = await fetch(request);
-    if (response.ok && (await cache.match(fallback))) await cache.put(fallback, response.clone());
+    if (response.ok && (always || (await cache.match(fallback)))) await cache.put(fallback, response.clone());
     return response;
   } catch (error) {
     const kept = await cache.match(fallback);
@@ -54,14 +56,18 @@ self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
   if (request.method !== "GET" || url.origin !== self.location.origin) return;
+  if (url.pathname.startsWith(LESSONS)) {
+    event.respondWith(networkFirst(request, url.pathname, true));
+    return;
+  }
   if (url.pathname.startsWith("/api/") || url.pathname.startsWith("/ws")) return;
   if (request.mode === "navigate") {
     // Every page address is the one page; offline, the kept one (the path itself when kept).
-    const kept = PRECACHE.includes(url.pathname) ? url.pathname : "/";
+    const kept = SHELL.includes(url.pathname) ? url.pathname : "/";
     event.respondWith(networkFirst(request, kept));
-  } else if (url.pathname.startsWith("/offline/")) {
+  } else if (ENGINE.includes(url.pathname)) {
     event.respondWith(cacheFirst(request));
-  } else if (PRECACHE.includes(url.pathname)) {
+  } else if (SHELL.includes(url.pathname)) {
     event.respondWith(networkFirst(request, url.pathname));
   }
 });

@@ -78,8 +78,8 @@ function setupPreferences() {
 }
 
 async function main() {
-  registerServiceWorker();
   [online] = await Promise.all([serverAnswers(), loadI18n(), loadDeck()]);
+  registerServiceWorker(); // once the language is known: the worker keeps its lessons
   applyI18n();
   setupPreferences();
   await loadAccount();

@@ -1,7 +1,8 @@
 // Learn to play (/#learn, /#learn/<lesson>): the tutorial's lessons, played through the real
 // engine on the server (GET /api/learn/<lang>); this page only shows each step, takes the
 // learner's card, count or answer, and explains what happened. Finished lessons are kept in
-// localStorage.
+// localStorage. Offline, the same lessons come from the service worker, which keeps them (sw.js):
+// the offline lobby opens this screen too.
 import { cardName, cardShort, cardSvg } from "./cards.js";
 import { announce, h } from "./dom.js";
 import { currentLanguage, t } from "./i18n.js";

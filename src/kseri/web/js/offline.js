@@ -4,13 +4,17 @@
 // next visit; a finished game downloads as a record that `kseri verify` and `kseri replay` accept,
 // and stays in a list of finished games on the device that a signed-in player, online, adds to
 // their history (unrated, marked offline: POST /api/offline-games).
-// Also registers the service worker that keeps the page for offline use.
+// The lobby needs no engine (offlineInfo): it offers "Learn to play" (the tutorial, its lessons
+// kept by the service worker) and the rules help, and keeps the engine for offline play when asked
+// ("Keep for offline play", showing the download's progress), else at the first game.
+// Also registers the service worker that keeps the page for offline use, asks it to keep the
+// tutorial's lessons in the page's language, and keeps the engine when the app is installed.
 import { accountApi, accountErrorText, currentAccount, loadAccount } from "./account.js";
 import { cardName, cardShort, cardSvg } from "./cards.js";
 import { announce, h, navigate, reducedMotion } from "./dom.js";
-import { t } from "./i18n.js";
+import { currentLanguage, t } from "./i18n.js";
 import { levelName } from "./lobby.js";
-import { offlineModule } from "./offline-engine.js";
+import { engineKept, keepEngine, loadEngine, offlineInfo, offlineModule, watchKeeping } from "./offline-engine.js";
 import { openRulesHelp, presetName } from "./rules-help.js";
 
 const SAVED_KEY = "kseri.offline.game";
@@ -22,10 +26,19 @@ const STYLE_ID = "offline-style";
 
 let serverGone = false;
 
-/** Register the service worker (where the browser has them) so the page opens offline. */
+/** Register the service worker (where the browser has them) so the page opens offline, with the
+ *  tutorial's lessons in the page's language (call it once the language is loaded); installing
+ *  the app keeps the engine too. */
 export function registerServiceWorker() {
-  if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
+  if (!("serviceWorker" in navigator)) return;
+  navigator.serviceWorker.register("/sw.js").catch(() => {});
+  navigator.serviceWorker.ready.then((registration) => {
+    registration.active?.postMessage({ keep: [`/api/learn/${currentLanguage()}`] });
+  });
+  window.addEventListener("appinstalled", () => keepEngine().catch(() => {}));
 }
+
+const MB = (bytes) => (bytes / 1e6).toFixed(1);
 
 /** Whether the server answers (false offline, or with the server out of reach). */
 export async function serverAnswers() {
@@ -63,13 +76,16 @@ export class OfflineScreen {
   constructor(root) {
     this.root = root;
     this.module = null; // kseri.offline, once the engine has started
+    this.kept = false; // whether the engine is kept on this device
+    this.progress = null; // the engine's download: {done, total} bytes
+    this.unwatch = watchKeeping((progress) => this.showProgress(progress));
     this.presets = null;
     this.levels = [];
     this.table = null; // an OfflineTable (a Python object)
     this.state = null;
     this.lastPlays = [];
     this.choice = savedChoice();
-    this.status = "loading"; // loading | lobby | table | failed
+    this.status = "loading"; // loading | lobby | starting (the engine) | table | failed
     this.error = "";
     this.busy = false;
     this.destroyed = false;
@@ -92,18 +108,15 @@ export class OfflineScreen {
     window.addEventListener("offline", this.wentOffline);
     this.render();
     try {
-      this.module = await offlineModule();
-      this.presets = JSON.parse(this.module.presets());
-      this.levels = this.module.LEVELS.toJs();
+      ({ presets: this.presets, levels: this.levels } = await offlineInfo());
+      this.kept = await engineKept();
     } catch (error) {
-      this.status = "failed";
-      this.error = String(error.message || error);
-      this.render();
+      this.fail(error);
       return;
     }
     if (this.destroyed) return;
     const saved = localStorage.getItem(SAVED_KEY);
-    if (saved) {
+    if (saved && (await this.startEngine())) {
       try {
         this.open(this.module.OfflineTable.resume(saved));
         return;
@@ -111,14 +124,90 @@ export class OfflineScreen {
         localStorage.removeItem(SAVED_KEY); // unreadable: start afresh
       }
     }
+    if (this.destroyed || this.status === "failed") return;
+    if (this.kept) loadEngine().catch(() => {}); // started while the player chooses
     this.status = "lobby";
     this.render();
+  }
+
+  fail(error) {
+    this.status = "failed";
+    this.error = String(error.message || error);
+    this.render();
+  }
+
+  /** The engine started (kept first, with its progress shown); false where it cannot be. */
+  async startEngine() {
+    if (this.module) return true;
+    const before = this.status;
+    this.status = "starting";
+    this.render();
+    try {
+      this.module = await offlineModule();
+    } catch (error) {
+      if (serverGone && !this.kept) {
+        this.status = before === "loading" ? "lobby" : before; // nothing kept to start: say so in the lobby
+        this.error = t("offline.notKept");
+        this.render();
+      } else this.fail(error);
+      return false;
+    }
+    this.kept = true;
+    return !this.destroyed;
+  }
+
+  /** Keep the engine on this device ("Keep for offline play"), its progress shown. */
+  async keep() {
+    this.error = "";
+    this.progress = { done: 0, total: 0 };
+    this.render();
+    try {
+      await keepEngine();
+      this.kept = true;
+    } catch (error) {
+      this.error = t("offline.keepFailed", { message: String(error.message || error) });
+    }
+    this.progress = null;
+    this.render();
+  }
+
+  /** The download's progress, drawn in place (the rest of the screen stays as it is). */
+  showProgress(progress) {
+    this.progress = progress;
+    const bar = this.root.querySelector("#offline-progress");
+    if (!bar) {
+      if (["lobby", "starting"].includes(this.status)) this.render();
+      return;
+    }
+    bar.max = progress.total;
+    bar.value = progress.done;
+    this.root.querySelector("#offline-progress-text").textContent = this.progressText();
+  }
+
+  progressText() {
+    const { done, total } = this.progress;
+    return t("offline.keeping", { done: MB(done), total: MB(total) });
+  }
+
+  /** The engine's state on this device: kept, downloading (a progress bar), or the button to keep it. */
+  renderKeep() {
+    if (this.kept) return h("p", { class: "offline-kept", id: "offline-kept", role: "status" }, t("offline.kept"));
+    if (this.progress) {
+      return h("p", { class: "offline-keeping" },
+        h("progress", { id: "offline-progress", max: this.progress.total || 1, value: this.progress.done,
+          "aria-labelledby": "offline-progress-text" }),
+        h("span", { id: "offline-progress-text", role: "status" }, this.progressText()));
+    }
+    return h("p", { class: "offline-keep" },
+      serverGone ? t("offline.notKept")
+        : h("button", { type: "button", id: "offline-keep", onclick: () => this.keep() }, t("offline.keep")));
   }
 
   destroy() {
     this.destroyed = true;
     window.removeEventListener("online", this.backOnline);
     window.removeEventListener("offline", this.wentOffline);
+    this.unwatch();
     if (this.table) this.table.destroy();
   }
 
@@ -126,8 +215,9 @@ export class OfflineScreen {
     this.render();
   }
 
-  newGame() {
+  async newGame() {
     localStorage.setItem(CHOICE_KEY, JSON.stringify(this.choice));
+    if (!(await this.startEngine())) return;
     const seed = crypto.getRandomValues(new Uint32Array(1))[0];
     this.open(this.module.OfflineTable.new(this.choice.preset, this.choice.level, seed));
   }
@@ -262,10 +352,18 @@ export class OfflineScreen {
     const body = this.status === "table" ? this.renderTable()
       : this.status === "lobby" ? this.renderLobby()
         : this.status === "failed" ? h("p", { class: "error", role: "alert" }, t("offline.failed", { message: this.error }))
-          : h("p", { class: "loading", role: "status" }, t("offline.loading"));
+          : this.status === "starting" ? this.renderStarting()
+            : h("p", { class: "loading", role: "status" }, t("offline.loading"));
     this.root.replaceChildren(h("div", { class: "offline" },
       serverGone && h("p", { class: "offline-notice", role: "status" }, t("offline.notice")),
       body));
+  }
+
+  /** Starting the engine: its download's progress while it is fetched. */
+  renderStarting() {
+    return h("div", { class: "panel offline-starting" },
+      h("p", { class: "loading", role: "status" }, t("offline.loading")),
+      this.progress && this.progress.done < this.progress.total && this.renderKeep());
   }
 
   renderLobby() {
@@ -281,7 +379,10 @@ export class OfflineScreen {
       h("p", { class: "offline-actions" },
         h("button", { type: "button", class: "primary big", id: "offline-play", onclick: () => this.newGame() }, t("offline.play")),
         h("button", { type: "button", id: "offline-rules", onclick: () => openRulesHelp(this.presets[c.preset]) },
-          t("lobby.rulesOf", { name: presetName(c.preset) }))),
+          t("lobby.rulesOf", { name: presetName(c.preset) })),
+        h("a", { href: "/#learn", id: "offline-learn", class: "button" }, t("lobby.learn"))),
+      this.error && h("p", { class: "error", role: "alert" }, this.error),
+      this.renderKeep(),
       !serverGone && h("p", {}, h("a", { href: "/", onclick: (e) => { e.preventDefault(); navigate("/"); } }, t("offline.online"))),
       this.renderFinished());
   }
