@@ -3,9 +3,10 @@ offline start costs and how quickly the page plays.
 
 Printed figures:
 
-- the download the service worker keeps on the first visit (the bytes of every file on its list:
-  the app shell, and the engine: Pyodide's files and the kseri core), which is what an offline
-  start needs;
+- the bytes of the first visit (what the service worker keeps: the app shell with the kseri
+  core, and the tutorial's lessons in one language) and of the first offline start (the engine,
+  Pyodide's files, fetched only when wanted), as the server sends them to a browser that accepts
+  gzip, and uncompressed;
 - the time to the first playable card, from the navigation's start: on the first visit (online,
   nothing kept), offline cold (the server gone, the first start from the kept files) and offline
   cached (the next reload; Chromium then has the compiled WebAssembly as well); medians of runs,
@@ -86,18 +87,26 @@ def start_server(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
     raise RuntimeError("kseri serve did not start within 180 s")
 
 
-def download_bytes(url: str) -> tuple[int, int]:
-    """The bytes of the service worker's list: (the app shell, the engine)."""
+def sent_bytes(url: str) -> tuple[int, int]:
+    """The bytes the server sends for ``url`` to a browser accepting gzip, and uncompressed."""
+    with httpx.stream("GET", url, headers={"Accept-Encoding": "gzip"}, timeout=60) as answer:
+        answer.raise_for_status()
+        sent = sum(len(chunk) for chunk in answer.iter_raw())
+    return sent, len(httpx.get(url, headers={"Accept-Encoding": "identity"}, timeout=60).content)
+
+
+def download_bytes(url: str) -> dict[str, tuple[int, int]]:
+    """The bytes (sent, uncompressed) of the first visit (the service worker's shell and the
+    lessons in English) and of the first offline start (the engine's files)."""
     script = httpx.get(f"{url}/sw.js", timeout=10).text
-    lists = [re.search(rf"const {name} = (\[.*\]);", script) for name in ("SHELL", "ENGINE")]
-    shell = engine = 0
-    for path in (path for listed in lists if listed for path in json.loads(listed.group(1))):
-        size = len(httpx.get(url + path, timeout=60).content)
-        if path.startswith("/offline/"):
-            engine += size
-        else:
-            shell += size
-    return shell, engine
+    lists = {name: re.search(rf"const {name} = (\[.*\]);", script) for name in ("SHELL", "ENGINE")}
+    paths = {name: json.loads(listed.group(1)) if listed else [] for name, listed in lists.items()}
+    totals: dict[str, tuple[int, int]] = {}
+    parts = (("first visit", [*paths["SHELL"], "/api/learn/en"]), ("first offline start", paths["ENGINE"]))
+    for part, listed in parts:
+        sizes = [sent_bytes(url + path) for path in listed]
+        totals[part] = (sum(sent for sent, _ in sizes), sum(whole for _, whole in sizes))
+    return totals
 
 
 def time_to_card(browser: Browser, folder: Path) -> tuple[float, float, float]:
@@ -109,7 +118,7 @@ def time_to_card(browser: Browser, folder: Path) -> tuple[float, float, float]:
         page = context.new_page()
         page.set_default_timeout(180_000)
         page.goto(f"{url}/offline")
-        page.locator("#offline-play").click()
+        page.locator("#offline-play").click()  # fetches the engine (kept), then deals
         first = page.wait_for_function(f"() => document.querySelector('{PLAYABLE}') && performance.now()",
                                        timeout=180_000).json_value() / 1000
         page.wait_for_function("() => navigator.serviceWorker.controller?.state === 'activated'",
@@ -162,13 +171,12 @@ def main() -> None:
         folder = Path(folder_name)
         process, url = start_server(folder)
         try:
-            shell, engine = download_bytes(url)
+            downloads = download_bytes(url)
         finally:
             process.terminate()
             process.wait(10)
-        print(f"first offline start's download (kept by the service worker on the first visit): "
-              f"{(shell + engine) / 1e6:.2f} MB = app shell {shell / 1e6:.2f} MB "
-              f"+ engine {engine / 1e6:.2f} MB (Pyodide and the kseri core, uncompressed)")
+        for part, (sent, whole) in downloads.items():
+            print(f"bytes of the {part}: {sent / 1e6:.2f} MB sent ({whole / 1e6:.2f} MB uncompressed)")
         browser = driver.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
                                          args=["--no-sandbox", "--disable-gpu"])
         runs = [time_to_card(browser, folder) for _ in range(args.runs)]
