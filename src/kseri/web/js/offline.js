@@ -16,6 +16,8 @@ import { currentLanguage, t } from "./i18n.js";
 import { levelName } from "./lobby.js";
 import { engineKept, keepEngine, loadEngine, offlineInfo, offlineModule, watchKeeping } from "./offline-engine.js";
 import { openRulesHelp, presetName } from "./rules-help.js";
+import { centreMethods } from "./table-centre.js";
+import { scoreMethods } from "./table-scores.js";
 
 const SAVED_KEY = "kseri.offline.game";
 const CHOICE_KEY = "kseri.offline.choice";
@@ -81,7 +83,20 @@ export class OfflineScreen {
     this.unwatch = watchKeeping((progress) => this.showProgress(progress));
     this.presets = null;
     this.levels = [];
-    this.table = null; // an OfflineTable (a Python object)
+    this.game = null; // an OfflineTable (a Python object)
+    // What the online table's drawing and motion read (table-centre.js, table-scores.js): the view
+    // drawn (the engine's latest, this.state, once its play has been shown), the seats' kinds,
+    // the states waiting to be shown.
+    this.view = null;
+    this.table = null;
+    this.queue = [];
+    this.draining = false;
+    this.animating = false;
+    this.centreOverride = null;
+    this.history = null;
+    this.seq = 0;
+    this.passPlay = null;
+    this.notices = { update() {} }; // offline, the page is the only one playing: no turn notices
     this.state = null;
     this.lastPlays = [];
     this.choice = savedChoice();
@@ -208,7 +223,7 @@ export class OfflineScreen {
     window.removeEventListener("online", this.backOnline);
     window.removeEventListener("offline", this.wentOffline);
     this.unwatch();
-    if (this.table) this.table.destroy();
+    if (this.game) this.game.destroy();
   }
 
   refresh() {
@@ -223,29 +238,85 @@ export class OfflineScreen {
   }
 
   open(table) {
-    if (this.table) this.table.destroy();
-    this.table = table;
+    if (this.game) this.game.destroy();
+    this.game = table;
     this.lastPlays = [];
     this.status = "table";
     this.update();
+    this.show(null);
     this.runBots();
   }
 
-  /** Read the state from the engine, keep the game on the device, draw it. */
+  /** Read the state from the engine and keep the game on the device (drawn by show()). */
   update() {
-    this.state = JSON.parse(this.table.state());
-    const saved = this.table.saved();
+    this.state = JSON.parse(this.game.state());
+    const saved = this.game.saved();
     localStorage.setItem(SAVED_KEY, saved);
     if (this.state.phase === "match-over") this.keepFinished(JSON.parse(saved).seed);
-    this.render();
+    this.seat = this.state.seat;
+    this.table = { status: "playing", seats: this.state.levels.map((level, seat) => ({ seat, kind: level === null ? "human" : "bot" })) };
   }
+
+  /** Draw the engine's latest state as the online table does (table-centre.js): a play flies to
+   *  the pile, a capture sweeps it to its taker, a kseri and the match's end are celebrated, with
+   *  their sounds (effects.js); `play` null: drawn at once. */
+  async show(play) {
+    const message = { table: this.table, view: this.state, seq: ++this.seq, fairness: null, history: { plays: this.state.plays, sweep: null } };
+    if (!play) {
+      this.view = this.state;
+      this.render();
+      return;
+    }
+    this.queue.push({ ...message, event: { kind: "play", ...play } });
+    if (this.state.phase === "match-over") this.queue.push({ ...message, event: { kind: "match-end", winner: this.state.winner } });
+    await this.drain();
+  }
+
+  // What the online table's methods ask of their screen, offline.
+  sides() {
+    return this.view.totals.length;
+  }
+
+  sideOf(seat) {
+    return seat % this.sides();
+  }
+
+  nameOf(seat) {
+    return this.names()[seat];
+  }
+
+  sideName(side) {
+    return this.names().filter((_, seat) => this.sideOf(seat) === side).join(" & ");
+  }
+
+  myTurn() {
+    const s = this.view;
+    return Boolean(s && this.status === "table" && s.phase === "playing" && s.turn === s.seat && !this.busy
+      && !this.animating && !this.queue.length);
+  }
+
+  turnIsMine() {
+    return this.myTurn();
+  }
+
+  ratingTag() {
+    return null; // offline games are unrated
+  }
+
+  talkBubble() {
+    return null; // nobody to talk to
+  }
+
+  rememberCommitment() {}
+
+  autoReady() {}
 
   /** Keep the finished game (once) in the device's list of finished games. */
   keepFinished(seed) {
     this.finishedId = `${seed}`;
     const games = finishedGames();
     if (games.some((game) => game.id === this.finishedId)) return;
-    const record = this.table.record(JSON.stringify(this.names()));
+    const record = this.game.record(JSON.stringify(this.names()));
     keepFinished([{ id: this.finishedId, record, seat: this.state.seat, ended: new Date().toISOString(), uploaded: false },
       ...games]);
   }
@@ -283,21 +354,28 @@ export class OfflineScreen {
   }
 
   names() {
-    return this.state.levels.map((level, seat) => (level === null ? t("offline.you")
-      : t(this.state.levels.length > 2 ? "seat.botN" : "seat.bot", { level: levelName(level), n: seat + 1 })));
+    return (this.view || this.state).levels.map((level, seat) => (level === null ? t("offline.you")
+      : t((this.view || this.state).levels.length > 2 ? "seat.botN" : "seat.bot", { level: levelName(level), n: seat + 1 })));
   }
 
-  describe(play) {
+  /** Say a play or the match's end (the online table's apply() calls it as each is shown). */
+  describe(event) {
+    if (event.kind === "play") announce(this.playLine(event));
+  }
+
+  playLine(play) {
     const name = this.names()[play.seat];
     const line = play.taken ? t("offline.took", { name, card: cardShort(play.card), n: play.taken })
       : t("offline.played", { name, card: cardShort(play.card) });
     return play.marks.length ? `${line} ${t("offline.kseri")}` : line;
   }
 
-  record(play) {
+  /** The engine's answer to a play: kept in the last plays, read, kept on the device, shown. */
+  async record(play) {
     const parsed = JSON.parse(play);
     this.lastPlays = [...this.lastPlays.slice(-3), parsed];
-    announce(this.describe(parsed));
+    this.update();
+    await this.show(parsed);
   }
 
   async runBots() {
@@ -306,38 +384,39 @@ export class OfflineScreen {
       this.render();
       await new Promise((resolve) => setTimeout(resolve, reducedMotion() ? 50 : BOT_PAUSE_MS));
       if (this.destroyed) return;
-      this.record(this.table.bot_play());
-      this.update();
+      await this.record(this.game.bot_play());
     }
     this.busy = false;
     this.render();
     if (this.state.phase === "playing") announce(t("offline.yourTurn"));
   }
 
-  play(card) {
-    if (this.busy || this.state.phase !== "playing" || this.state.turn !== this.state.seat) return;
-    this.record(this.table.play(card));
-    this.update();
+  async play(card) {
+    if (!this.myTurn()) return;
+    this.busy = true;
+    await this.record(this.game.play(card));
+    this.busy = false;
     this.runBots();
   }
 
   nextRound() {
-    this.table.next_round();
+    this.game.next_round();
     this.lastPlays = [];
     this.update();
+    this.show(null);
     this.runBots();
   }
 
   abandon() {
     localStorage.removeItem(SAVED_KEY);
-    this.table.destroy();
-    this.table = null;
+    this.game.destroy();
+    this.game = null;
     this.status = "lobby";
     this.render();
   }
 
   download() {
-    const text = this.table.record(JSON.stringify(this.names()));
+    const text = this.game.record(JSON.stringify(this.names()));
     const link = h("a", {
       href: URL.createObjectURL(new Blob([text], { type: "application/json" })),
       download: `kseri-offline-${new Date().toISOString().slice(0, 10)}.json`,
@@ -402,25 +481,20 @@ export class OfflineScreen {
       })));
   }
 
+  /** The table as the online one draws it (table-scores.js: the sides' scores and captured piles,
+   *  the opponents; table-centre.js: the stock and the pile), with the offline hand and log. */
   renderTable() {
-    const s = this.state;
+    const s = this.view;
     const names = this.names();
-    const sides = s.totals.length;
-    const myTurn = s.phase === "playing" && s.turn === s.seat && !this.busy;
-    const sideName = (side) => names.filter((_, seat) => seat % sides === side).join(" & ");
+    const myTurn = this.myTurn();
+    const sideName = (side) => this.sideName(side);
     const lastResult = s.round_results[s.round_results.length - 1];
     return h("div", { class: "offline-table" },
-      h("section", { class: "panel offline-scores", "aria-label": t("offline.scores") },
-        h("p", {}, t("offline.target", { name: presetName(s.rules.name), target: s.target })),
-        h("ul", {}, s.totals.map((total, side) => h("li", { class: side === s.side ? "mine" : "" },
-          h("span", {}, sideName(side)), " ", h("strong", { class: "offline-total", "data-side": side }, total))))),
-      h("ul", { class: "offline-others" }, names.map((name, seat) => seat === s.seat ? null
-        : h("li", { class: s.turn === seat ? "turn" : "" }, t("offline.handCount", { name, n: s.hand_sizes[seat] })))),
-      h("div", { class: "offline-centre" },
-        s.centre_top ? cardSvg(s.centre_top) : h("div", { class: "offline-empty" }),
-        s.centre_top && h("span", { class: "visually-hidden" }, cardName(s.centre_top)),
-        h("p", {}, t("offline.centre", { n: s.centre_size }), " · ", t("offline.stock", { n: s.stock_size }))),
-      h("ol", { class: "offline-log", "aria-label": t("offline.log") }, this.lastPlays.map((play) => h("li", {}, this.describe(play)))),
+      h("p", { class: "offline-target" }, t("offline.target", { name: presetName(s.rules.name), target: s.target })),
+      this.renderScoreboard(),
+      this.renderOpponents(),
+      this.renderCentre(),
+      h("ol", { class: "offline-log", "aria-label": t("offline.log") }, this.lastPlays.map((play) => h("li", {}, this.playLine(play)))),
       s.phase === "playing" && h("p", { class: "offline-turn", role: "status" },
         myTurn ? t("offline.yourTurn") : t("offline.thinking", { name: names[s.turn] })),
       h("ul", { class: "hand offline-hand", "aria-label": t("offline.hand") }, s.hand.map((card) => h("li", {},
@@ -444,3 +518,6 @@ export class OfflineScreen {
           t("lobby.rulesOf", { name: presetName(s.rules.name) }))));
   }
 }
+
+// The online table's drawing and motion, shared: the same methods, fed the same view.
+Object.assign(OfflineScreen.prototype, scoreMethods, centreMethods);
