@@ -490,7 +490,7 @@ export class OfflineScreen {
     const sideName = (side) => this.sideName(side);
     const lastResult = s.round_results[s.round_results.length - 1];
     return h("div", { class: "offline-table" },
-      h("p", { class: "offline-target" }, t("offline.target", { name: presetName(s.rules.name), target: s.target })),
+      h("p", { class: "offline-target" }, presetName(s.rules.name)),
       this.renderScoreboard(),
       this.renderOpponents(),
       this.renderCentre(),
