@@ -150,6 +150,16 @@ def test_installable_then_a_whole_game_offline_across_reloads(tmp_path: Path, ow
         if page.locator(PLAYABLE).count():
             page.locator(PLAYABLE).first.click()
     assert reloaded_mid_game
+    # The online table's drawing and motion (table-scores.js, table-centre.js, effects.js; fades
+    # here, the context asking for reduced motion), since the last reload: plays flew to the
+    # pile, captures swept it, with their sounds, and the match's end was celebrated.
+    expect(page.locator(".scoreboard .side .captured-count")).to_have_count(2)
+    expect(page.locator(".opponents [data-seat='1'] .captured-count")).to_be_visible()
+    motions = {motion["name"] for motion in page.evaluate("window.kseriEffects.motions")}
+    sounds = page.evaluate("window.kseriEffects.sounds")
+    played = {sound["name"] for sound in sounds if sound["status"] == "played"}
+    assert {"fly", "sweep"} <= motions, motions
+    assert {"play", "capture"} <= played and played & {"win", "matchEnd"}, played
     screenshot(page, "offline-match-over-phone")
     with page.expect_download() as download:
         page.locator("#offline-download").click()

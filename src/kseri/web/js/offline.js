@@ -17,6 +17,7 @@ import { levelName } from "./lobby.js";
 import { engineKept, keepEngine, loadEngine, offlineInfo, offlineModule, watchKeeping } from "./offline-engine.js";
 import { openRulesHelp, presetName } from "./rules-help.js";
 import { centreMethods } from "./table-centre.js";
+import { soundButton } from "./table-controls.js";
 import { scoreMethods } from "./table-scores.js";
 
 const SAVED_KEY = "kseri.offline.game";
@@ -259,9 +260,15 @@ export class OfflineScreen {
 
   /** Draw the engine's latest state as the online table does (table-centre.js): a play flies to
    *  the pile, a capture sweeps it to its taker, a kseri and the match's end are celebrated, with
-   *  their sounds (effects.js); `play` null: drawn at once. */
-  async show(play) {
-    const message = { table: this.table, view: this.state, seq: ++this.seq, fairness: null, history: { plays: this.state.plays, sweep: null } };
+   *  their sounds (effects.js), and the round's last sweep (as server/history.py tells it: the
+   *  cards left since the last capture go to the round's last capturer); `play` null: drawn at
+   *  once; `before`: the state before the play. */
+  async show(play, before = null) {
+    const result = this.state.round_results[this.state.round_results.length - 1];
+    const swept = play && !play.taken && before && before.phase === "playing" && this.state.phase !== "playing"
+      && result && result.last_capturer !== null;
+    const sweep = swept ? { seat: result.last_capturer, cards: before.centre_size + 1 } : null;
+    const message = { table: this.table, view: this.state, seq: ++this.seq, fairness: null, history: { plays: this.state.plays, sweep } };
     if (!play) {
       this.view = this.state;
       this.render();
@@ -373,9 +380,10 @@ export class OfflineScreen {
   /** The engine's answer to a play: kept in the last plays, read, kept on the device, shown. */
   async record(play) {
     const parsed = JSON.parse(play);
+    const before = this.state;
     this.lastPlays = [...this.lastPlays.slice(-3), parsed];
     this.update();
-    await this.show(parsed);
+    await this.show(parsed, before);
   }
 
   async runBots() {
@@ -490,7 +498,7 @@ export class OfflineScreen {
     const sideName = (side) => this.sideName(side);
     const lastResult = s.round_results[s.round_results.length - 1];
     return h("div", { class: "offline-table" },
-      h("p", { class: "offline-target" }, presetName(s.rules.name)),
+      h("p", { class: "offline-target" }, presetName(s.rules.name), " ", soundButton(() => this.render())),
       this.renderScoreboard(),
       this.renderOpponents(),
       this.renderCentre(),
@@ -502,7 +510,7 @@ export class OfflineScreen {
           type: "button", class: "card-button", "data-card": card,
           "aria-disabled": myTurn ? "false" : "true", onclick: () => this.play(card),
         }, h("span", { class: "visually-hidden" }, cardName(card)), cardSvg(card))))),
-      s.phase !== "playing" && lastResult && h("section", { class: "panel offline-result", role: "status" },
+      s.phase !== "playing" && lastResult && !this.holdPanel && h("section", { class: "panel offline-result", role: "status" },
         h("h2", {}, s.phase === "match-over"
           ? (s.winner === s.side ? t("offline.youWon") : t("offline.won", { name: sideName(s.winner) }))
           : t("offline.roundOver", { n: s.round + 1 })),

@@ -24,6 +24,16 @@ function speakerIcon(muted) {
   return svg;
 }
 
+/** The sound's switch (on/off, kept by effects.js), `redraw` called after each switch; the
+ *  online and the offline tables' (offline.js). */
+export function soundButton(redraw) {
+  const muted = !soundOn();
+  return h("button", {
+    type: "button", class: "small icon", id: "sound-button", "aria-pressed": muted ? "false" : "true", title: t("sound.toggle"), "aria-label": t("sound.toggle"),
+    onclick: () => { setSoundOn(muted); redraw(); },
+  }, speakerIcon(muted));
+}
+
 /** A stopwatch (drawn: Debian's Chromium fonts have no glyph for ⏱). */
 function stopwatchIcon() {
   const svg = document.createElementNS(SVG_NS, "svg");
@@ -43,7 +53,6 @@ export const controlMethods = {
       status = view.turn === this.seat ? t("table.yourTurn") : t("table.theirTurn", { name: this.nameOf(view.turn) });
     } else if (view.phase === "round-over") status = t("table.roundOver");
     else status = t("table.matchOver");
-    const muted = !soundOn();
     const playing = this.table.status === "playing" && this.seat !== null && !this.passPlay;
     return h("div", { class: "topline" },
       h("span", { class: "round-label" }, t("table.round", { n: view.round + 1 })),
@@ -54,10 +63,7 @@ export const controlMethods = {
         h("button", { type: "button", class: "small icon", id: "rules-button", title: t("rulesHelp.open"), "aria-label": t("rulesHelp.open"), onclick: () => openRulesHelp(this.rules(), view.target) },
           h("span", { "aria-hidden": "true" }, "?"), h("span", { class: "wide-only" }, t("rulesHelp.short"))),
         this.renderTalkButton(),
-        h("button", {
-          type: "button", class: "small icon", id: "sound-button", "aria-pressed": muted ? "false" : "true", title: t("sound.toggle"), "aria-label": t("sound.toggle"),
-          onclick: () => { setSoundOn(muted); this.render(); },
-        }, speakerIcon(muted)),
+        soundButton(() => this.render()),
         playing && h("button", { type: "button", class: "small icon", id: "resign-button", title: t("resign.button"), "aria-label": t("resign.button"), onclick: () => this.confirmResign() },
           h("span", { "aria-hidden": "true" }, "⚑"), h("span", { class: "wide-only" }, t("resign.short"))),
         this.seat !== null && !this.passPlay && notificationsSupported() && h("button", {
