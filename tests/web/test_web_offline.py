@@ -28,6 +28,14 @@ MATCHES_PER_LEVEL = 20
 ENGINE = "await (await import('/static/js/offline-engine.js')).loadEngine()"
 PLAYABLE = ".offline-hand .card-button[aria-disabled=false]"
 LOAD_MS = 120_000  # Pyodide's start on a loaded machine
+WATCH_PROGRESS = """() => {
+  window.progressTexts = [];
+  new MutationObserver(() => {
+    const text = document.querySelector('#offline-progress-text')?.textContent;
+    if (text && text !== window.progressTexts.at(-1)) window.progressTexts.push(text);
+  }).observe(document.body, { childList: true, subtree: true, characterData: true });
+}"""
+"""The texts of the engine's download progress, as the page shows them."""
 
 
 @pytest.fixture(autouse=True)
@@ -112,8 +120,13 @@ def test_installable_then_a_whole_game_offline_across_reloads(tmp_path: Path, ow
     assert engine_requests == [], "the first visit fetched none of the engine"
     screenshot(page, "offline-lobby-online-laptop")
     assert axe_findings(page) == []
+    page.evaluate(WATCH_PROGRESS)
     page.locator("#offline-keep").click()
     expect(page.locator("#offline-kept")).to_be_visible(timeout=LOAD_MS)
+    total = sum((PYODIDE_DIR / name).stat().st_size for name in PYODIDE_FILES) / 1e6
+    progress: list[str] = page.evaluate("window.progressTexts")
+    assert progress, "the download's progress was shown"
+    assert progress[-1] == f"Downloading the game for offline play: {total:.1f} of {total:.1f} MB", progress
     assert {url.rsplit("/", 1)[1] for url in engine_requests} == set(PYODIDE_FILES)
 
     own_server.stop()
@@ -158,8 +171,9 @@ def test_installable_then_a_whole_game_offline_across_reloads(tmp_path: Path, ow
     motions = {motion["name"] for motion in page.evaluate("window.kseriEffects.motions")}
     sounds = page.evaluate("window.kseriEffects.sounds")
     played = {sound["name"] for sound in sounds if sound["status"] == "played"}
-    assert {"fly", "sweep"} <= motions, motions
+    assert {"fly", "sweep"} <= motions and motions & {"celebrate-win", "celebrate-match-end"}, motions
     assert {"play", "capture"} <= played and played & {"win", "matchEnd"}, played
+    expect(page.locator(".celebration")).to_have_count(0)
     screenshot(page, "offline-match-over-phone")
     with page.expect_download() as download:
         page.locator("#offline-download").click()

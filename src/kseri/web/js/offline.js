@@ -510,7 +510,7 @@ export class OfflineScreen {
           type: "button", class: "card-button", "data-card": card,
           "aria-disabled": myTurn ? "false" : "true", onclick: () => this.play(card),
         }, h("span", { class: "visually-hidden" }, cardName(card)), cardSvg(card))))),
-      s.phase !== "playing" && lastResult && !this.holdPanel && h("section", { class: "panel offline-result", role: "status" },
+      s.phase !== "playing" && lastResult && !this.animating && !this.queue.length && h("section", { class: "panel offline-result", role: "status" },
         h("h2", {}, s.phase === "match-over"
           ? (s.winner === s.side ? t("offline.youWon") : t("offline.won", { name: sideName(s.winner) }))
           : t("offline.roundOver", { n: s.round + 1 })),
