@@ -77,6 +77,7 @@ def test_the_tutorial_and_the_rules_help_offline(own_server: Server, new_context
 
     page.goto(f"{own_server.http}/")
     expect(page.locator("#offline-rules")).to_be_visible(timeout=LOAD_MS)
+    screenshot(page, "offline-lobby-no-engine-phone")
     page.locator("#offline-rules").click()
     expect(page.locator("#rules-dialog")).to_be_visible()
     screenshot(page, "offline-rules-phone")

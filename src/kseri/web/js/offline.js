@@ -387,13 +387,15 @@ export class OfflineScreen {
   }
 
   async runBots() {
-    while (!this.destroyed && this.state.phase === "playing" && this.state.levels[this.state.turn] !== null) {
+    const game = this.game; // a game abandoned meanwhile stops here
+    while (!this.destroyed && this.game === game && this.state.phase === "playing" && this.state.levels[this.state.turn] !== null) {
       this.busy = true;
       this.render();
       await new Promise((resolve) => setTimeout(resolve, reducedMotion() ? 50 : BOT_PAUSE_MS));
-      if (this.destroyed) return;
+      if (this.destroyed || this.game !== game) return;
       await this.record(this.game.bot_play());
     }
+    if (this.destroyed || this.game !== game) return;
     this.busy = false;
     this.render();
     if (this.state.phase === "playing") announce(t("offline.yourTurn"));
@@ -402,8 +404,11 @@ export class OfflineScreen {
   async play(card) {
     if (!this.myTurn()) return;
     this.busy = true;
-    await this.record(this.game.play(card));
-    this.busy = false;
+    try {
+      await this.record(this.game.play(card));
+    } finally {
+      this.busy = false;
+    }
     this.runBots();
   }
 
@@ -419,6 +424,8 @@ export class OfflineScreen {
     localStorage.removeItem(SAVED_KEY);
     this.game.destroy();
     this.game = null;
+    this.queue = []; // its plays not shown yet are dropped
+    this.busy = false;
     this.status = "lobby";
     this.render();
   }
