@@ -14,7 +14,7 @@ import { cardName, cardShort, cardSvg } from "./cards.js";
 import { announce, h, navigate, reducedMotion } from "./dom.js";
 import { currentLanguage, t } from "./i18n.js";
 import { levelName } from "./lobby.js";
-import { engineKept, keepEngine, loadEngine, offlineInfo, offlineModule, watchKeeping } from "./offline-engine.js";
+import { engineKept, keepEngine, offlineInfo, offlineModule, watchKeeping } from "./offline-engine.js";
 import { openRulesHelp, presetName } from "./rules-help.js";
 import { centreMethods } from "./table-centre.js";
 import { soundButton } from "./table-controls.js";
@@ -141,7 +141,6 @@ export class OfflineScreen {
       }
     }
     if (this.destroyed || this.status === "failed") return;
-    if (this.kept) loadEngine().catch(() => {}); // started while the player chooses
     this.status = "lobby";
     this.render();
   }
