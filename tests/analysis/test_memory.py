@@ -5,6 +5,7 @@ partnerships (four seats, no jack kseri) and Faro's two decks."""
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import pytest
 from tests.analysis.conftest import greek_view
@@ -36,7 +37,7 @@ def cards(text: str) -> tuple[Card, ...]:
 
 
 def made(preset: str, seat: int, hand: str, centre: tuple[str | None, ...], plays: list[tuple[int, str, int]],
-         **fields: object) -> View:
+         **fields: Any) -> View:
     """A view of ``preset`` made by hand: ``seat`` holding ``hand`` over the ``centre`` dealt
     (``None`` face down), after ``plays`` (seat, card, cards taken)."""
     base = Match(Rules.preset(preset), seed=1).view(seat)

@@ -250,7 +250,7 @@ def score(asked: tuple[Question, ...], answers: Mapping[str, object]) -> tuple[M
     """Each question of ``asked`` marked by ``answers`` (question id to raw answer; an
     unanswered question earns 0). A question id not asked, or an answer not of its question's
     kind, raises :class:`AnswerError` before anything is marked."""
-    by_id = {question.id: question for question in asked}
+    by_id: dict[str, Question] = {question.id: question for question in asked}
     for key in answers:
         if key not in by_id:
             raise AnswerError("no-such-question", str(key)[:40], f"there is no question {str(key)[:40]!r}; "
