@@ -54,6 +54,7 @@ export const controlMethods = {
         h("button", { type: "button", class: "small icon", id: "rules-button", title: t("rulesHelp.open"), "aria-label": t("rulesHelp.open"), onclick: () => openRulesHelp(this.rules(), view.target) },
           h("span", { "aria-hidden": "true" }, "?"), h("span", { class: "wide-only" }, t("rulesHelp.short"))),
         this.renderTalkButton(),
+        this.renderQuizButton(),
         h("button", {
           type: "button", class: "small icon", id: "sound-button", "aria-pressed": muted ? "false" : "true", title: t("sound.toggle"), "aria-label": t("sound.toggle"),
           onclick: () => { setSoundOn(muted); this.render(); },
