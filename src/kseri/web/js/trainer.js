@@ -245,7 +245,8 @@ export class TrainerScreen {
           h("span", { class: "visually-hidden" }, cardName(view.centre_top)),
           h("span", { id: "trainer-pile" }, tn("puzzles.pile", view.centre_size))]
         : h("p", { id: "trainer-pile" }, t("puzzles.emptyCentre"))),
-      h("div", { class: "trainer-hand", "aria-label": t("puzzles.yourHand"), role: "group" },
+      h("div", { class: "trainer-hand", "aria-labelledby": "trainer-hand-title", role: "group" },
+        h("span", { class: "trainer-hand-title", id: "trainer-hand-title" }, t("puzzles.yourHand")),
         view.hand.map((card) => h("div", { class: "trainer-hand-card", title: cardName(card) }, cardSvg(card),
           h("span", { class: "visually-hidden" }, cardName(card))))));
   }
