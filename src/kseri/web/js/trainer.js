@@ -305,8 +305,9 @@ export const trainerMethods = {
   },
 
   async openQuiz() {
-    if (this.quiz || !this.trainerOffered()) return;
+    if (this.quiz || !this.trainerOffered() || !this.view) return;
     useTrainerStyle();
+    this.quizAskedAt = `${this.view.round}:${batchOf(this.view)}`; // asked in this batch: not again by itself
     let asked;
     try {
       asked = await api("GET", `/api/tables/${encodeURIComponent(this.tableId)}/quiz`, undefined, this.trainerToken());
