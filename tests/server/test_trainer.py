@@ -57,7 +57,9 @@ def test_a_drill_position_is_set_without_its_answers_and_marked(server: Server) 
     assert drawn["moment"] == "middle" and drawn["preset"] == "greek"
 
 
-def test_bad_drill_input_is_refused_and_nothing_is_stored(server: Server) -> None:
+def test_bad_drill_input_is_refused_and_nothing_is_stored(start_server: Callable[..., Server],
+                                                          database_url: str) -> None:
+    server = start_server(database_url)
     player = Browser(server)
     player.sign_up("Mnemosyne")
     assert player.http.get("/api/trainer/standing").json() == {"moments": {}}

@@ -11,6 +11,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import Column, Float, Integer, String, Table, select
+from sqlalchemy.exc import IntegrityError
 
 from kseri.analysis.memory import (
     AnswerError,
@@ -143,8 +144,16 @@ def _standing_json(row: dict[str, Any]) -> dict[str, Any]:
 
 
 async def _record(request: Request, user: User, moment: Moment, marks: tuple[Mark, ...]) -> dict[str, Any]:
-    """Add one marked position to the account's standing for ``moment`` (read and written
-    whole, in one transaction)."""
+    """Add one marked position to the account's standing for ``moment``, read and written whole
+    in one transaction (once more when a concurrent first answer inserted the row meanwhile)."""
+    try:
+        return await _add_position(request, user, moment, marks)
+    except IntegrityError:
+        return await _add_position(request, user, moment, marks)
+
+
+async def _add_position(request: Request, user: User, moment: Moment,
+                        marks: tuple[Mark, ...]) -> dict[str, Any]:
     earned = round(sum(mark.credit for mark in marks), 3)
     perfect = all(mark.exact for mark in marks)
     key = (trainer_scores.c.user_id == user.id) & (trainer_scores.c.moment == moment.value)
