@@ -55,13 +55,16 @@ def answer_drill(page: Page, asked: tuple[Question, ...], *, jacks_right: bool, 
     page.click("#drill-check")
 
 
-def watch_then_ask(page: Page) -> None:
+def watch_then_ask(page: Page, shot: str | None = None) -> None:
     """The cards played pass by (at least one step when several were played), then are hidden."""
     passing = page.locator("#trainer-passing")
     expect(passing).to_be_visible()
     total = int(re.sub(r".*/ ", "", page.locator(".trainer-count").inner_text()))
     if total > 1:
         expect(passing).not_to_have_attribute("data-step", "0")
+    if shot:
+        assert axe_findings(page) == []
+        screenshot(page, shot)
     page.click("#trainer-skip")
     expect(page.locator("#trainer-passing")).to_have_count(0)
     expect(page.locator("#drill-form")).to_be_visible()
@@ -80,7 +83,7 @@ def test_the_drill_scores_a_right_and_a_wrong_answer_and_keeps_the_best(
     page.select_option("#trainer-moment", "early")
     board = page.locator(".trainer-board")
     expect(board).to_have_attribute("data-position", re.compile(r"^greek:early:\d+$"))
-    watch_then_ask(page)
+    watch_then_ask(page, "trainer-watch-laptop")
     assert axe_findings(page) == []
     screenshot(page, "trainer-questions-laptop")
     asked = drill_questions(page)
@@ -106,7 +109,7 @@ def test_a_guest_drills_on_a_phone(server: str, new_context: ContextFactory, pag
     page = page_errors.watch(new_context(SIZES["phone"]).new_page())
     page.goto(f"{server}/trainer?moment=last&preset=pisti")
     expect(page.locator(".trainer-board")).to_have_attribute("data-position", re.compile(r"^pisti:last:\d+$"))
-    watch_then_ask(page)
+    watch_then_ask(page, "trainer-watch-phone")
     answer_drill(page, drill_questions(page), jacks_right=False, rank_out_right=True)
     expect(page.locator("#trainer-result")).to_contain_text("You scored 3 of 4.")
     expect(page.locator("#trainer-score")).to_contain_text("Sign in to keep your best scores.")
