@@ -15,6 +15,7 @@ from kseri.cli import (  # noqa: F401
     records_cmd,
     rules_cmd,
     serve_cmd,
+    trainer_cmd,
 )
 from kseri.cli.command import app
 

@@ -18,6 +18,7 @@ from kseri.server.api import (
     puzzles,
     tables,
     tournaments,
+    trainer,
 )
 
 ROUTERS: list[APIRouter] = [
@@ -26,6 +27,7 @@ ROUTERS: list[APIRouter] = [
     learn.router,  # the tutorial
     puzzles.router,  # puzzles, puzzle ratings, mistakes made puzzles
     odds.router,  # win odds in a finished casual game's replay
+    trainer.router,  # the memory trainer's drill, a casual table's quiz and counting aid
     daily.router,  # the daily deal (server/daily.py)
     challenges.router,  # duplicate challenges (server/challenges.py)
     moderation.router,  # blocks, reports, the moderators' page (server/moderation.py, server/refunds.py)

@@ -1,5 +1,5 @@
 """The web page: ``index.html`` at every address the page itself answers (``/``, an invite
-``/t/{id}``, ``/account``, ``/p/{username}``, ``/leaderboard``, ``/puzzles``, ``/moderation``,
+``/t/{id}``, ``/account``, ``/p/{username}``, ``/leaderboard``, ``/puzzles``, ``/trainer``, ``/moderation``,
 ``/offline``, ``/tournaments``), its assets under ``/static``."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ PLACEHOLDER_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"
 
 PAGES = ("/", "/t/{table_id}", "/daily", "/daily/{family}", "/daily/{family}/{day}",
          "/daily/versus/{first}/{second}", "/challenges", "/challenges/{challenge_id}", "/account",
-         "/p/{username}", "/leaderboard", "/leaderboard/{family}", "/puzzles", "/moderation",
+         "/p/{username}", "/leaderboard", "/leaderboard/{family}", "/puzzles", "/trainer", "/moderation",
          "/offline", "/tournaments", "/tournaments/{tournament_id}")
 """The page's own addresses (docs/players.md)."""
 

@@ -1,5 +1,5 @@
 // The page: loads translations and the deck, then shows the lobby (/), a table (/t/ID), a
-// finished table's replay (/t/ID#replay; with the master's analysis at once: #analysis), the puzzles (/puzzles), the daily deal (/daily), duplicate challenges (/challenges) the tutorial (/#learn) or, at /offline and whenever the server is out of reach, the computer on this device (offline.js). Language and suit colours are switchable in the top bar.
+// finished table's replay (/t/ID#replay; with the master's analysis at once: #analysis), the puzzles (/puzzles), the memory trainer (/trainer), the daily deal (/daily), duplicate challenges (/challenges) the tutorial (/#learn) or, at /offline and whenever the server is out of reach, the computer on this device (offline.js). Language and suit colours are switchable in the top bar.
 import { applyI18n, availableLanguages, currentLanguage, loadI18n, setLanguage } from "./i18n.js";
 import { loadDeck } from "./cards.js";
 import { ChallengeScreen, ChallengesScreen } from "./challenges.js";
@@ -11,6 +11,7 @@ import { ReplayScreen } from "./replay.js";
 import { AccountScreen, claimHeldSeats, loadAccount, renderAccountNav } from "./account.js";
 import { LeaderboardScreen, ProfileScreen } from "./players.js";
 import { PuzzleScreen } from "./puzzles.js";
+import { TrainerScreen } from "./trainer.js";
 import { ModerationScreen } from "./moderation.js";
 import { OfflineScreen, registerServiceWorker, serverAnswers } from "./offline.js";
 import { TournamentScreen, TournamentsScreen } from "./tournaments.js";
@@ -32,6 +33,7 @@ function route() {
   const tournament = location.pathname.match(/^\/tournaments(?:\/([\w-]+))?\/?$/);
   if (location.pathname === "/account") screen = new AccountScreen(root);
   else if (location.pathname === "/puzzles") screen = new PuzzleScreen(root);
+  else if (location.pathname === "/trainer") screen = new TrainerScreen(root);
   else if (/^\/challenges\/?$/.test(location.pathname)) screen = new ChallengesScreen(root);
   else if (challenge) screen = new ChallengeScreen(root, challenge[1]);
   else if (location.pathname === "/moderation") screen = new ModerationScreen(root);

@@ -233,6 +233,7 @@ export class LobbyScreen {
         h("h1", { class: "lobby-title" }, t("lobby.title")),
         h("p", { class: "lobby-intro" }, t("lobby.intro"), " ", h("a", { class: "button learn-link", id: "learn-link", href: "/#learn" }, t("lobby.learn")), " ",
           h("a", { class: "button learn-link", id: "puzzles-link", href: "/puzzles" }, t("lobby.puzzles")), " ",
+          h("a", { class: "button learn-link", id: "trainer-link", href: "/trainer", onclick: (e) => { e.preventDefault(); navigate("/trainer"); } }, t("lobby.trainer")), " ",
           h("a", { class: "button daily-link", id: "daily-link", href: "/daily", onclick: (e) => { e.preventDefault(); navigate("/daily"); } }, t("lobby.daily")), " ",
           h("a", { class: "button daily-link", id: "challenges-link", href: "/challenges", onclick: (e) => { e.preventDefault(); navigate("/challenges"); } }, t("lobby.challenges")), " ",
           h("a", { class: "button learn-link", id: "offline-link", href: "/offline", onclick: (e) => { e.preventDefault(); navigate("/offline"); } }, t("lobby.offline")), " ",

@@ -63,6 +63,7 @@ export const controlMethods = {
         h("button", { type: "button", class: "small icon", id: "rules-button", title: t("rulesHelp.open"), "aria-label": t("rulesHelp.open"), onclick: () => openRulesHelp(this.rules(), view.target) },
           h("span", { "aria-hidden": "true" }, "?"), h("span", { class: "wide-only" }, t("rulesHelp.short"))),
         this.renderTalkButton(),
+        this.renderQuizButton(),
         soundButton(() => this.render()),
         playing && h("button", { type: "button", class: "small icon", id: "resign-button", title: t("resign.button"), "aria-label": t("resign.button"), onclick: () => this.confirmResign() },
           h("span", { "aria-hidden": "true" }, "⚑"), h("span", { class: "wide-only" }, t("resign.short"))),

@@ -1,6 +1,6 @@
 // The table's hand: your cards (with the hint's values), playing one by click, tap or key,
-// and the memory aid's grid of the cards seen this round. Methods of TableScreen (table.js).
-import { cardName, cardShort, cardSvg, RANKS, SUITS } from "./cards.js";
+// and the switch of the counting aid (drawn by trainer.js). Methods of TableScreen (table.js).
+import { cardName, cardShort, cardSvg } from "./cards.js";
 import { announce, h } from "./dom.js";
 import { t, tn } from "./i18n.js";
 
@@ -103,27 +103,6 @@ export const handMethods = {
         : h("p", { class: "keys-help muted" }, t("table.keysHelp")));
   },
 
-  renderMemory() {
-    const view = this.view;
-    const seen = new Map();
-    const add = (card) => seen.set(card, (seen.get(card) || 0) + 1);
-    for (const card of view.centre_dealt) if (card) add(card);
-    for (const card of view.face_down_seen) add(card);
-    for (const play of view.plays) add(play.card);
-    const decks = view.rules.decks || 1;
-    const rows = [...SUITS].map((suit) => h("tr", {},
-      h("th", { scope: "row", class: `suit-${suit}` }, h("span", { "aria-hidden": "true" }, cardShort(`A${suit}`).slice(1)), h("span", { class: "visually-hidden" }, t(`suit.${suit}`))),
-      [...RANKS].map((rank) => {
-        const code = rank + suit;
-        const count = seen.get(code) || 0;
-        return h("td", { class: count >= decks ? "gone" : count ? "half" : "", "aria-label": `${cardName(code)}: ${count ? t("memory.played") : t("memory.unseen")}` },
-          cardShort(code).slice(0, -1));
-      })));
-    return h("section", { class: "memory panel", id: "memory", "aria-labelledby": "memory-title" },
-      h("h2", { id: "memory-title" }, t("memory.title")),
-      h("table", { class: "memory-grid" }, h("tbody", {}, rows)),
-      h("p", { class: "muted" }, t("memory.help")));
-  },
 };
 
 /** A hint's shown value ("+1.2", "-0.4", "0.0") as gain, loss or even: a loss must not look like a gain. */

@@ -11,7 +11,7 @@
 // (the top line, the clock, the notices and the round and match panels) and table-ratings.js
 // (a rated table's ratings beside the names and their change at the end) and talk.js (the
 // table talk's phrases, their bubbles and the mute switch). Their methods are
-// the class's own, so `this` is the screen everywhere.
+// the class's own, so `this` is the screen everywhere; trainer.js adds the quiz and the counting aid.
 import { api, ApiError, dropSeat, heldSeat, holdSeat, playerName, setPlayerName } from "./api.js";
 import { cardName } from "./cards.js";
 import { TableConnection } from "./connection.js";
@@ -28,6 +28,7 @@ import { passPlayMethods, passPlayTokens } from "./passplay.js";
 import { ratingMethods } from "./table-ratings.js";
 import { scoreMethods } from "./table-scores.js";
 import { talkMethods } from "./talk.js";
+import { trainerMethods } from "./trainer.js";
 
 export class TableScreen {
   constructor(root, tableId) {
@@ -346,4 +347,4 @@ export class TableScreen {
 }
 
 Object.assign(TableScreen.prototype, handMethods, centreMethods, scoreMethods, controlMethods, ratingMethods, talkMethods,
-  passPlayMethods);
+  passPlayMethods, trainerMethods);
