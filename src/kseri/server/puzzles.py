@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Boolean, Column, Float, Integer, String, Table, Text, func, insert, select, update
+from sqlalchemy import Boolean, Column, Float, Integer, String, Table, Text, insert, select, update
 
 from kseri.analysis.puzzles import (
     Puzzle,
@@ -134,13 +134,15 @@ class PuzzleRoom:
             if self._ready:
                 return self
             async with self.store.engine.begin() as connection:
-                count = (await connection.execute(select(func.count()).select_from(puzzles))).scalar_one()
-                if count == 0:
+                have = set((await connection.execute(
+                    select(puzzles.c.id).where(puzzles.c.origin == "starting"))).scalars())
+                missing = [puzzle for puzzle in starting_set() if puzzle.id not in have]
+                if missing:  # a fresh database, or one from before a family's puzzles were shipped
                     now = time.time()
                     await connection.execute(insert(puzzles), [
                         {"id": puzzle.id, "data": json.dumps(puzzle.to_json()), "mu": puzzle.rating.mu,
                          "sigma": puzzle.rating.sigma, "origin": "starting", "owner": None,
-                         "table_id": None, "created": now} for puzzle in starting_set()])
+                         "table_id": None, "created": now} for puzzle in missing])
                 rows = (await connection.execute(
                     select(puzzles.c.data, puzzles.c.mu, puzzles.c.sigma, puzzles.c.owner))).all()
             for data, mu, sigma, owner in rows:
@@ -158,10 +160,22 @@ class PuzzleRoom:
             raise ApiError(404, "no-such-puzzle", f"there is no puzzle {puzzle_id[:40]!r}")
         return puzzle
 
-    def daily(self, day: datetime | None = None) -> Puzzle:
-        """Today's puzzle (UTC), the same for everyone: drawn from the starting set."""
+    def families(self) -> dict[str, int]:
+        """How many public puzzles each rule family has, the most first."""
+        counts: dict[str, int] = {}
+        for pid, puzzle in self.puzzles.items():
+            if pid not in self.owners:
+                counts[puzzle.family] = counts.get(puzzle.family, 0) + 1
+        return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
+
+    def daily(self, day: datetime | None = None, family: str | None = None) -> Puzzle:
+        """Today's puzzle (UTC), the same for everyone: drawn from the starting set (of
+        ``family`` when one is named)."""
         today = (day or datetime.now(UTC)).date()
-        return self.get(daily_puzzle(starting_set(), today).id)
+        shipped = [puzzle for puzzle in starting_set() if family is None or puzzle.family == family]
+        if not shipped:
+            raise ApiError(404, "no-such-family", f"no puzzle of the family {family!r}")
+        return self.get(daily_puzzle(shipped, today).id)
 
     async def standing(self, user_id: str) -> Standing:
         """An account's puzzle standing (a new account's: 1500, nothing tried)."""
@@ -181,26 +195,30 @@ class PuzzleRoom:
                 .where(puzzle_attempts.c.user_id == user_id).order_by(puzzle_attempts.c.id))).all()
         return {puzzle_id: solved for puzzle_id, solved in rows}
 
-    async def next_for(self, user_id: str | None, skip: Sequence[str] = ()) -> Puzzle:
-        """The next puzzle: for an account, its own mistakes first (costliest first), then the untried puzzle
-        nearest its rating; for a guest, the one nearest 1500 not in ``skip``."""
+    async def next_for(self, user_id: str | None, skip: Sequence[str] = (),
+                       family: str | None = None) -> Puzzle:
+        """The next puzzle (of ``family`` when one is named): for an account, its own mistakes first
+        (costliest first), then the untried puzzle nearest its rating; for a guest, the one nearest
+        1500 not in ``skip``."""
         done = set(skip)
         rating = Rating()
         if user_id is not None:
             done |= set(await self._tried(user_id))
             rating = (await self.standing(user_id)).rating
             for pid, owner in self.owners.items():  # kept costliest first
-                if owner == user_id and pid not in done:
+                if owner == user_id and pid not in done and family in (None, self.puzzles[pid].family):
                     return self.puzzles[pid]
         public = [puzzle for pid, puzzle in self.puzzles.items() if pid not in self.owners]
-        chosen = next_puzzle(rating, public, done) or next_puzzle(rating, public, set(skip))
+        chosen = next_puzzle(rating, public, done, family) or next_puzzle(rating, public, set(skip), family)
         if chosen is None:
             raise ApiError(404, "no-puzzle-left", "every puzzle has been tried; retry the failed ones")
         return chosen
 
-    async def retry_for(self, user_id: str) -> Puzzle:
-        """The account's oldest puzzle whose latest attempt failed (404 when there is none)."""
-        failed = [pid for pid, solved in (await self._tried(user_id)).items() if not solved]
+    async def retry_for(self, user_id: str, family: str | None = None) -> Puzzle:
+        """The account's oldest puzzle (of ``family`` when one is named) whose latest attempt
+        failed (404 when there is none)."""
+        failed = [pid for pid, solved in (await self._tried(user_id)).items()
+                  if not solved and family in (None, self.puzzles[pid].family)]
         if not failed:
             raise ApiError(404, "no-failed-puzzle", "no failed puzzle to retry: every puzzle tried"
                            " was solved")
