@@ -19,7 +19,8 @@ def turn_on(page: Page) -> None:
     expect(toggle).to_have_text("Show win odds")
     toggle.click()
     expect(toggle).to_have_attribute("aria-pressed", "true")
-    expect(page.locator("#odds-text")).to_have_text(ODDS, timeout=90000)  # the workers' first search starts them
+    # the first search starts the worker processes: generous
+    expect(page.locator("#odds-text")).to_have_text(ODDS, timeout=90000)
     expect(page.locator("#odds-bar .odds-meter")).to_be_visible()
 
 
@@ -63,7 +64,7 @@ def test_no_odds_bar_in_a_rated_game(players_server: str, new_context: ContextFa
     for page in (eleni, nikos, watcher):
         expect(page.locator(".scoreboard .seat-rating")).to_have_count(2)  # the table is known rated
         expect(page.locator("#live-odds-toggle")).to_have_count(0)
-    refused = watcher.evaluate("id => fetch(`/api/tables/${id}/odds`).then(async r => [r.status, (await r.json()).error.code])",
-                               table)
+    refused = watcher.evaluate("id => fetch(`/api/tables/${id}/odds`)"
+                               ".then(async r => [r.status, (await r.json()).error.code])", table)
     assert refused == [403, "rated"]
     screenshot(watcher, "live-odds-rated-spectator-laptop", full_page=False)

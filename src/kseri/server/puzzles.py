@@ -1,6 +1,7 @@
 """The server's puzzles (``docs/analysis.md``): the shipped starting set loaded into a fresh
 database, puzzles cut from the finished games stored here (a player's biggest mistakes become
-puzzles for that player), each account's puzzle rating, streak and attempts.
+puzzles for that player on request; :class:`PuzzleCutter` cuts every finished game's clear
+positions for everyone in the background), each account's puzzle rating, streak and attempts.
 
 :class:`PuzzleRoom` keeps every puzzle in memory (read once from the database, written through on
 each change), so choosing the next puzzle is a lookup; a player's rating and attempts are read from
@@ -10,7 +11,9 @@ the database on each request. Guests solve unrated and nothing of theirs is stor
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import logging
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -18,6 +21,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Boolean, Column, Float, Integer, String, Table, Text, insert, select, update
+from sqlalchemy.exc import IntegrityError
 
 from kseri.analysis.puzzles import (
     Puzzle,
@@ -25,6 +29,7 @@ from kseri.analysis.puzzles import (
     Rating,
     daily_puzzle,
     next_puzzle,
+    puzzles_from_record,
     puzzles_of_plays,
     rate_attempt,
     starting_set,
@@ -34,13 +39,15 @@ from kseri.server import db
 from kseri.server.errors import ApiError
 from kseri.server.players import Players
 
+log = logging.getLogger("kseri.server")
+
 puzzles = Table(
     "puzzles", db.metadata,
     Column("id", String(12), primary_key=True),
     Column("data", Text, nullable=False),
     Column("mu", Float, nullable=False),
     Column("sigma", Float, nullable=False),
-    Column("origin", String(12), nullable=False),  # "starting" (shipped) or "mistake" (a game here)
+    Column("origin", String(12), nullable=False),  # "starting" (shipped), "mistake" or "game" (a game here)
     Column("owner", String(24), nullable=True, index=True),  # the account whose mistake it was
     Column("table_id", String(40), nullable=True),
     Column("created", Float, nullable=False),
@@ -66,6 +73,18 @@ puzzle_attempts = Table(
     Column("rated", Boolean, nullable=False),
     Column("at", Float, nullable=False),
 )
+
+puzzle_cuts = Table(
+    "puzzle_cuts", db.metadata,
+    Column("table_id", String(40), primary_key=True),
+    Column("found", Integer, nullable=False),  # puzzles cut from it; CLAIMED while being cut
+    Column("at", Float, nullable=False),
+)
+
+CLAIMED = -1
+"""``puzzle_cuts.found`` of a game being cut (claimed at ``at``)."""
+CLAIM_EXPIRES = 600.0
+"""Seconds after which a claimed game whose cutting never finished (a process stopped) is cut again."""
 
 MISTAKE_LOSS = 1.0
 """A play losing at least this many points is a mistake worth a puzzle."""
@@ -285,20 +304,111 @@ class PuzzleRoom:
     async def _keep(self, found: Sequence[Puzzle], user_id: str, table_id: str) -> list[Puzzle]:
         async with self._writing:
             await self._store(found, user_id, table_id)
-        return [self.puzzles[puzzle.id] for puzzle in found]
+        return [self.puzzles.get(puzzle.id, puzzle) for puzzle in found]
 
-    async def _store(self, found: Sequence[Puzzle], user_id: str, table_id: str) -> None:
+    async def _store(self, found: Sequence[Puzzle], user_id: str | None, table_id: str,
+                     cut: bool = False) -> int:
+        """Keep the puzzles not kept yet: a player's mistakes (``user_id``), or a game's cut in the
+        background for everyone (``cut``: its ``puzzle_cuts`` row is settled in the same
+        transaction); how many were new."""
         new = [puzzle for puzzle in found if puzzle.id not in self.puzzles]
-        if new:
-            now = time.time()
-            async with self.store.engine.begin() as connection:
+        now = time.time()
+        async with self.store.engine.begin() as connection:
+            if new:
+                existing = set((await connection.execute(select(puzzles.c.id).where(
+                    puzzles.c.id.in_([puzzle.id for puzzle in new])))).scalars())
+                new = [puzzle for puzzle in new if puzzle.id not in existing]  # another process's
+            if new:
                 await connection.execute(insert(puzzles), [
                     {"id": puzzle.id, "data": json.dumps(puzzle.to_json()), "mu": puzzle.rating.mu,
-                     "sigma": puzzle.rating.sigma, "origin": "mistake", "owner": user_id,
+                     "sigma": puzzle.rating.sigma, "origin": "game" if cut else "mistake", "owner": user_id,
                      "table_id": table_id, "created": now} for puzzle in new])
+            if cut:
+                await connection.execute(update(puzzle_cuts).where(puzzle_cuts.c.table_id == table_id)
+                                         .values(found=len(new), at=now))
         for puzzle in new:
             self.puzzles[puzzle.id] = puzzle
-            self.owners[puzzle.id] = user_id
+            if user_id is not None:
+                self.owners[puzzle.id] = user_id
+        return len(new)
+
+    # -- puzzles cut from the games played here, in the background ---------------------------------
+
+    async def _claim(self) -> str | None:
+        """The oldest finished game not cut yet (or whose cutting was left unfinished), claimed
+        for this process; ``None`` when every game is cut."""
+        now = time.time()
+        tables = db.tables
+        async with self.store.engine.begin() as connection:
+            stale = (await connection.execute(select(puzzle_cuts.c.table_id).where(
+                puzzle_cuts.c.found == CLAIMED, puzzle_cuts.c.at < now - CLAIM_EXPIRES).limit(1))).scalar()
+            if stale is not None:
+                taken = await connection.execute(update(puzzle_cuts).where(
+                    puzzle_cuts.c.table_id == stale, puzzle_cuts.c.found == CLAIMED,
+                    puzzle_cuts.c.at < now - CLAIM_EXPIRES).values(at=now))
+                return str(stale) if taken.rowcount else None
+            table_id = (await connection.execute(
+                select(tables.c.id).where(tables.c.finished.is_(True),
+                                          tables.c.id.not_in(select(puzzle_cuts.c.table_id)))
+                .order_by(tables.c.created, tables.c.id).limit(1))).scalar()
+        if table_id is None:
+            return None
+        try:
+            async with self.store.engine.begin() as connection:
+                await connection.execute(insert(puzzle_cuts).values(table_id=table_id, found=CLAIMED, at=now))
+        except IntegrityError:  # another process claimed it first
+            return None
+        return str(table_id)
+
+    async def cut_next(self) -> tuple[str, int] | None:
+        """Cut the next finished game not cut yet: its analysis is made and stored (a profile's
+        accuracy comes from these) and every position where one card is clearly best becomes a
+        puzzle for everyone, the searches in the analysis worker process. The game and how many
+        new puzzles it gave, or ``None`` when every game is cut."""
+        table_id = await self._claim()
+        if table_id is None:
+            return None
+        record = await self.players.record_of(table_id)
+        found: Sequence[Puzzle] = ()
+        if record is not None and record["complete"]:  # a match a moderator closed is not cut
+            await self.players.analysis(table_id)
+            found = await self.players.in_worker(puzzles_from_record, record)
+        async with self._writing:
+            return table_id, await self._store(found, None, table_id, cut=True)
+
+
+class PuzzleCutter:
+    """The background task that cuts puzzles from the finished games stored here, one game at a
+    time, at most ``per_minute`` games a minute (``kseri serve --puzzle-cuts``; 0: none), oldest
+    first, each game once: ``puzzle_cuts`` remembers the games cut, so a restart goes on where
+    it stopped."""
+
+    def __init__(self, room: PuzzleRoom, per_minute: float) -> None:
+        self.room = room
+        self.per_minute = per_minute
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Begin cutting (nothing when ``per_minute`` is 0)."""
+        if self.per_minute > 0 and self._task is None:
+            self._task = asyncio.create_task(self._run())
+
+    async def stop(self) -> None:
+        """Stop cutting (a game half cut is cut again after a restart)."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    async def _run(self) -> None:
+        pause = 60.0 / self.per_minute
+        while True:
+            await asyncio.sleep(pause)
+            try:
+                await (await self.room.ready()).cut_next()
+            except Exception:  # a bad game must not stop the cutting of the others
+                log.exception("cutting puzzles from a stored game failed")
 
 
 def outcome_json(outcome: Outcome) -> dict[str, Any]:
