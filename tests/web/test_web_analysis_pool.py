@@ -71,9 +71,11 @@ def test_puzzles_by_rule_family(server: str, new_context: ContextFactory, page_e
         page.goto(f"{server}/puzzles")
         chooser = page.locator("#puzzle-family")
         expect(chooser.locator("option")).to_have_count(3)  # every family, Greek, Pisti
-        chooser.select_option("pisti")
-        expect(page.locator("#puzzle-rules")).to_have_text("Pisti (Turkish)")
         board = page.locator(".puzzle-board")
+        first = str(board.get_attribute("data-puzzle"))
+        chooser.select_option("pisti")
+        expect(board).not_to_have_attribute("data-puzzle", first)  # the next, of the family chosen
+        expect(page.locator("#puzzle-rules")).to_have_text("Pisti (Turkish)")
         puzzle = shipped[str(board.get_attribute("data-puzzle"))]
         assert puzzle.family == "pisti"
         expect(page.locator("#puzzle-shown")).to_be_visible()  # Pisti's shown card
