@@ -130,8 +130,7 @@ export class PuzzleScreen {
     if (this.families.length < 2) return null;
     const options = [h("option", { value: "", selected: this.family === "" }, t("puzzles.allFamilies"))]
       .concat(this.families.map((f) => h("option", { value: f.family, selected: f.family === this.family }, `${presetName(f.family)} (${f.puzzles})`)));
-    return h("p", { class: "puzzle-family" },
-      h("label", { for: "puzzle-family" }, t("puzzles.family")), " ",
+    return h("label", { class: "field inline puzzle-family" }, h("span", {}, t("puzzles.family")),
       h("select", { id: "puzzle-family", onchange: (e) => this.chooseFamily(e.target.value) }, options));
   }
 
