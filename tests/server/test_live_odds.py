@@ -91,3 +91,37 @@ def test_never_live_odds_in_a_rated_game(start_server: Callable[..., Server], sq
     assert "rated" in error(httpx.get(f"{server.http}/api/tables/{table}/odds"), 403, "rated")  # a spectator
     error(eleni.http.get(f"/api/tables/{table}/odds"), 403, "rated")  # a player, by session
     error(httpx.get(f"{server.http}/api/tables/{table}/odds", params={"round": 0}), 422, "missing-field")
+
+
+def test_new_live_odds_searches_are_rate_limited(start_server: Callable[..., Server],
+                                                 sqlite_url: str) -> None:
+    server = start_server(sqlite_url, bot_delay="0", limits="hints_per_minute=1")
+    created = server.create([human("Eleni"), bot("greedy")], rules="greek")
+    table, token = created["table"]["id"], created["token"]
+    url = f"{server.http}/api/tables/{table}/odds"
+
+    async def play() -> tuple[list[httpx.Response], httpx.Response]:
+        player = await Player.connect(Browser(server), table, token)
+        turn = await my_turn(player)
+        async with httpx.AsyncClient(timeout=120) as client:
+            first = [await client.get(url) for _ in range(3)]  # one search, answered three times
+            state = await my_turn_after_playing(player, turn)
+            assert state["seq"] != first[0].json()["seq"]
+            throttled = await client.get(url)
+        await player.close()
+        return first, throttled
+
+    first, throttled = asyncio.run(play())
+    assert [answer.status_code for answer in first] == [200, 200, 200]
+    assert first[0].json() == first[1].json() == first[2].json()
+    assert "a minute" in error(throttled, 429, "throttled")
+    assert throttled.headers.get("retry-after")
+
+
+async def my_turn_after_playing(player: Player, state: dict[str, Any]) -> dict[str, Any]:
+    """Play the first card of the hand in ``state`` (the player's turn), then wait for its next turn."""
+    await player.send({"type": "play", "card": state["view"]["hand"][0], "seq": state["seq"]})
+    while True:
+        message = await my_turn(player)
+        if message["seq"] > state["seq"]:
+            return message
