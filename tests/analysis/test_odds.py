@@ -9,7 +9,7 @@ import pytest
 from builders import exact
 
 from kseri.agents import make_agent
-from kseri.analysis.odds import match_odds, odds, round_odds
+from kseri.analysis.odds import match_odds, odds, round_odds, seat_views, spectator_odds
 from kseri.engine import Match
 from kseri.records import match_from_record, record_from_match
 from kseri.rules import Rules
@@ -83,3 +83,35 @@ def test_the_odds_read_the_view_only() -> None:
     first, second = odds(match.view(match.turn), worlds=64), odds(swapped.view(match.turn), worlds=64)
     assert first == second
     assert first.round.low is not None and first.round.low < first.round.estimate
+
+
+@pytest.mark.parametrize("spec", ["greek", "pisti"])
+def test_a_spectators_odds_read_what_a_spectator_sees_only(spec: str) -> None:
+    rules = Rules.from_spec(spec)
+    match = Match(rules, seed=5)
+    bots = [make_agent("greedy", seed=seat) for seat in range(rules.players)]
+    for _ in range(5):
+        assert match.turn is not None
+        match.play(bots[match.turn].choose(match.view(match.turn)))
+    record = record_from_match(match)
+    other = json.loads(json.dumps(record))
+    assert match.turn is not None
+    batches = other["rounds"][0]["hands"]
+    played = {str(play.card) for play in match.spectator_view().plays}
+    mine = batches[0][match.turn]
+    unplayed = [index for index, card in enumerate(mine) if card not in played]
+    for index, place in zip(unplayed, range(len(unplayed)), strict=True):  # the seat to play's cards
+        mine[index], batches[1][0][place] = batches[1][0][place], mine[index]  # swapped with the stock's
+    face_down = [entry for entry in other["rounds"][0]["centre"] if entry["face_down"]]
+    for place, entry in enumerate(face_down):  # and the face-down centre cards
+        entry["card"], batches[1][1][place] = batches[1][1][place], entry["card"]
+    swapped = match_from_record(other)
+    assert swapped.spectator_view() == match.spectator_view() and swapped.deals != match.deals
+    assert match.turn is not None and swapped.view(match.turn).hand != match.view(match.turn).hand
+    first = spectator_odds(match.spectator_view(), worlds=64, seed=3)
+    assert first == spectator_odds(swapped.spectator_view(), worlds=64, seed=3)
+    assert first.worlds == 64 and first.round.low is not None and first.round.high is not None
+    assert first.round.low < first.round.estimate < first.round.high
+    views = seat_views(match.spectator_view(), 16, seed=3)
+    assert {view.seat for view in views} == {match.turn}
+    assert len({view.hand for view in views}) > 1  # hands drawn, not the seat's own

@@ -214,3 +214,17 @@ def test_the_daily_puzzle_depends_on_the_date_only() -> None:
     assert len({daily_puzzle(puzzles, date(2026, 12, d)).id for d in range(1, 31)}) > 10
     with pytest.raises(PuzzleError, match="no puzzle"):
         daily_puzzle([], date(2026, 12, 4))
+
+
+def test_the_shipped_set_has_pisti_puzzles_and_the_next_one_keeps_to_a_family() -> None:
+    puzzles = starting_set()
+    families = {puzzle.family for puzzle in puzzles}
+    assert families == {"greek", "pisti"}
+    pisti = [puzzle for puzzle in puzzles if puzzle.family == "pisti"]
+    assert len(pisti) >= 20 and all(puzzle.view.shown is not None for puzzle in pisti)
+    assert any(Theme.SHOWN_CARD in puzzle.themes for puzzle in pisti)  # Pisti's shown card
+    assert all(Theme.SHOWN_CARD not in puzzle.themes for puzzle in puzzles if puzzle.family == "greek")
+    for family in families:
+        chosen = next_puzzle(Rating(), puzzles, family=family)
+        assert chosen is not None and chosen.family == family
+    assert next_puzzle(Rating(), puzzles, family="faro") is None

@@ -49,7 +49,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         process = subprocess.Popen(
             [sys.executable, "-m", "kseri", "serve", "--port", str(port),
              "--db", f"sqlite+aiosqlite:///{folder}/db.sqlite3", "--bot-delay", "0.05",
-             "--ready-timeout", "10", "--limits", "tables_per_minute=6000,tables_burst=1000"],
+             "--ready-timeout", "10", "--limits", "tables_per_minute=6000,tables_burst=1000",
+             "--puzzle-cuts", "0"],  # the puzzles' tests are set the shipped puzzles only
             env=os.environ, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
         )
         url = f"http://127.0.0.1:{port}"

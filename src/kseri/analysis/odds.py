@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import cache
 
 import numpy as np
@@ -29,11 +29,14 @@ from kseri.agents.endgame import relative, solve
 from kseri.agents.master import MasterAgent, play_classes
 from kseri.analysis.search import single_world
 from kseri.bench.stats import Interval, wilson_interval
-from kseri.engine import View
+from kseri.cards import ALL_CARDS, Card
+from kseri.engine import PublicView, SpectatorView, View
 from kseri.rules import Rules, match_winner
 
 ODDS_WORLDS = 256
 """Worlds sampled for the odds by default."""
+SPECTATOR_HANDS = 16
+"""Hands drawn for the seat to play when the odds are a spectator's (:func:`spectator_odds`)."""
 POOL_ROUNDS = 4096
 """Expert-against-expert rounds the rest of a match is drawn from."""
 MAX_ROUNDS = 200
@@ -149,5 +152,59 @@ def odds(view: View, *, worlds: int = ODDS_WORLDS, seed: int = 0) -> Odds:
     return Odds(round_chance, match_chance, worlds)
 
 
-__all__ = ["MAX_ROUNDS", "ODDS_WORLDS", "POOL_ROUNDS", "Odds", "exact_outcome", "future_rounds", "match_odds",
-           "odds", "round_odds", "world_outcomes"]
+def seat_views(public: SpectatorView, count: int, seed: int = 0) -> list[View]:
+    """``count`` views of the seat to play that a spectator's ``public`` view allows: its hand
+    (and the face-down centre cards, where it captured them) drawn at random from the cards no
+    spectator has seen, nothing else known. A function of ``public`` and ``seed`` alone: where the
+    hidden cards lie does not change what it draws."""
+    seat = public.turn
+    if seat is None:
+        raise ValueError("no odds from this view: no play is due")
+    rules = public.rules
+    played = {play.card for play in public.plays}
+    known = played | {card for card in public.centre_dealt if card is not None}
+    if public.shown is not None:
+        known.add(public.shown)
+    unseen = [card for card in ALL_CARDS[: rules.deck_size] if card not in known]
+    size = public.hand_sizes[seat]
+    held: list[Card] = []
+    shown = public.shown
+    if shown is not None and shown not in played and public.stock_size == 0 and public.dealer == seat:
+        held.append(shown)  # the dealer took the shown card with the stock's last batch
+    hidden = sum(1 for card in public.centre_dealt if card is None)
+    first = next((play for play in public.plays if play.taken), None)
+    captured_by_seat = hidden and public.face_down == 0 and first is not None and first.seat == seat
+    seen_hidden = hidden if captured_by_seat else 0
+    common = {field.name: getattr(public, field.name) for field in fields(PublicView)}
+    rng = random.Random(f"spectator-odds:{seed}")
+    views = []
+    for _ in range(count):
+        drawn = rng.sample(unseen, size - len(held) + seen_hidden)
+        views.append(View(seat=seat, hand=tuple(sorted(held + drawn[: size - len(held)])),
+                          face_down_seen=tuple(drawn[size - len(held):]), **common))
+    return views
+
+
+def spectator_odds(public: SpectatorView, *, worlds: int = ODDS_WORLDS, hands: int = SPECTATOR_HANDS,
+                   seed: int = 0) -> Odds:
+    """The chance that the side of the seat to play wins the round and the match, from what a
+    spectator may see: :func:`seat_views` draws ``hands`` hands for that seat, each a view whose
+    own worlds (``worlds // hands`` of them) are played out as :func:`odds` plays them; no hidden
+    card is read."""
+    per_hand = max(1, worlds // hands)
+    rows = []
+    for index, view in enumerate(seat_views(public, hands, seed)):
+        exact = exact_outcome(view)
+        rows.append(np.array([exact] * per_hand, np.float64) if exact is not None
+                    else world_outcomes(view, worlds=per_hand, seed=seed + index))
+    outcomes = np.concatenate(rows)
+    assert public.turn is not None
+    side = public.rules.side_of(public.turn)
+    match_chance = match_odds(public.rules, public.totals, public.target, side, outcomes,
+                              future_rounds(public.rules), seed=seed)
+    return Odds(round_odds(outcomes, side), match_chance, len(outcomes))
+
+
+__all__ = ["MAX_ROUNDS", "ODDS_WORLDS", "POOL_ROUNDS", "SPECTATOR_HANDS", "Odds", "exact_outcome",
+           "future_rounds", "match_odds", "odds", "round_odds", "seat_views", "spectator_odds",
+           "world_outcomes"]

@@ -99,6 +99,11 @@ class Puzzle:
     source: tuple[int, int] = (0, 0)
     """The round and play index of the game it was cut from."""
 
+    @property
+    def family(self) -> str:
+        """The rule family the puzzle is played under (its rules' name: ``greek``, ``pisti``...)."""
+        return self.view.rules.name
+
     def check(self, text: str) -> bool:
         """Whether the card named by ``text`` solves the puzzle; :class:`PuzzleError` when it is
         not a card of the hand."""
@@ -275,9 +280,12 @@ def starting_set() -> tuple[Puzzle, ...]:
     return tuple(read_puzzles(text.splitlines()))
 
 
-def next_puzzle(player: Rating, puzzles: Iterable[Puzzle], done: Collection[str] = ()) -> Puzzle | None:
-    """The puzzle not in ``done`` (ids) whose rating is nearest the player's (``None``: none left)."""
-    left = [puzzle for puzzle in puzzles if puzzle.id not in done]
+def next_puzzle(player: Rating, puzzles: Iterable[Puzzle], done: Collection[str] = (),
+                family: str | None = None) -> Puzzle | None:
+    """The puzzle not in ``done`` (ids), of ``family`` when one is named, whose rating is nearest
+    the player's (``None``: none left)."""
+    left = [puzzle for puzzle in puzzles
+            if puzzle.id not in done and (family is None or puzzle.family == family)]
     if not left:
         return None
     return min(left, key=lambda puzzle: (abs(puzzle.rating.mu - player.mu), puzzle.id))

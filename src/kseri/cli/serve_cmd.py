@@ -57,6 +57,9 @@ def serve_command(
         "PostgreSQL --db (docs/server.md, Cluster)."),
     lease: float = typer.Option(
         4.0, help="In a cluster: seconds a process holds a table without renewing its lease."),
+    puzzle_cuts: float = typer.Option(
+        2.0, min=0, help="Finished games a minute, at most, cut into puzzles in the background "
+        "(analysed too; 0: none; docs/analysis.md)."),
     trusted_proxy: Annotated[list[str] | None, typer.Option(
         help="The address of a reverse proxy in front (repeatable): only its X-Forwarded-For and "
         "X-Forwarded-Proto are believed, and it is exempt from the per-address connection "
@@ -85,7 +88,8 @@ def serve_command(
                               limits=bounds,
                               allowed_origins=tuple(allow_origin or ()), bot_offer=bot_offer,
                               rated_talk=rated_talk,
-                              redis_url=redis or os.environ.get(REDIS_ENV) or None, lease=lease)
+                              redis_url=redis or os.environ.get(REDIS_ENV) or None, lease=lease,
+                              puzzle_cuts=puzzle_cuts)
     problem = settings.cluster_problem()
     if problem:
         typer.echo(f"kseri serve: {problem}", err=True)

@@ -19,6 +19,7 @@ from kseri.server.daily import Daily
 from kseri.server.limits import BodyLimit, SecurityHeaders
 from kseri.server.metrics import Health, Metrics, database_check
 from kseri.server.players import Players
+from kseri.server.puzzles import PuzzleCutter, PuzzleRoom
 from kseri.server.registry import PassOn, open_registry, open_store
 from kseri.server.room import GameTable
 from kseri.server.settings import ServerSettings
@@ -49,12 +50,16 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     state.daily = Daily(store, tables.search)
     state.challenges = Challenges(store)
     state.tournaments = Tournaments(store, tables)
+    state.puzzles = PuzzleRoom(store, state.players)
+    cutter = PuzzleCutter(state.puzzles, settings.puzzle_cuts)
     await tables.start(state.metrics, state.health)
     state.players.start()
     state.tournaments.start()
+    cutter.start()
     try:
         yield
     finally:
+        await cutter.stop()
         await state.tournaments.stop()
         await state.players.stop()
         await tables.stop()

@@ -15,9 +15,9 @@ import logging
 import multiprocessing
 import os
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ProcessPoolExecutor
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import APIRouter, Query, Request, WebSocket
 from fastapi.responses import StreamingResponse
@@ -62,6 +62,7 @@ from kseri.server.seats import SeatState
 from kseri.server.throttles import SharedBuckets, Throttles
 
 log = logging.getLogger("kseri.server")
+T = TypeVar("T")
 
 LEADERBOARD_SIZE = 50
 ACTIVE_DAYS = 30
@@ -537,11 +538,8 @@ class Players:
                 raise AccountError(404, "no-such-table", f"there is no table {table_id!r}")
             if not record["complete"]:
                 raise AccountError(409, "not-finished", "the match is not over yet")
-            if self._workers is None:
-                self._workers = ProcessPoolExecutor(max_workers=1, initializer=_start_worker,
-                                                    initargs=(self._progress,))
             job = self._jobs[table_id] = max(self._jobs.values(), default=self._progress[0]) + 1
-            running = asyncio.get_running_loop().run_in_executor(self._workers, _analyse, record, job)
+            running = asyncio.get_running_loop().run_in_executor(self._worker(), _analyse, record, job)
             self._analysing[table_id] = running
 
             def finished(_: object) -> None:
@@ -555,6 +553,18 @@ class Players:
             return result
         return await asyncio.shield(running)
 
+
+    def _worker(self) -> ProcessPoolExecutor:
+        """The analysis worker process (one, below the server's priority), started on first use."""
+        if self._workers is None:
+            self._workers = ProcessPoolExecutor(max_workers=1, initializer=_start_worker,
+                                                initargs=(self._progress,))
+        return self._workers
+
+    async def in_worker(self, work: Callable[..., T], *args: Any) -> T:
+        """``work(*args)`` in the analysis worker process, after the analyses asked before it
+        (the background puzzle cutting's searches, ``server/puzzles.py``)."""
+        return await asyncio.get_running_loop().run_in_executor(self._worker(), work, *args)
 
     async def analysis_progress(self, table_id: str) -> dict[str, Any]:
         """How far a game's analysis is: ``done`` (stored), ``running`` with the plays

@@ -1,6 +1,7 @@
 """The server's puzzles (``docs/analysis.md``): the shipped starting set loaded into a fresh
 database, puzzles cut from the finished games stored here (a player's biggest mistakes become
-puzzles for that player), each account's puzzle rating, streak and attempts.
+puzzles for that player on request; :class:`PuzzleCutter` cuts every finished game's clear
+positions for everyone in the background), each account's puzzle rating, streak and attempts.
 
 :class:`PuzzleRoom` keeps every puzzle in memory (read once from the database, written through on
 each change), so choosing the next puzzle is a lookup; a player's rating and attempts are read from
@@ -10,14 +11,17 @@ the database on each request. Guests solve unrated and nothing of theirs is stor
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import logging
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Boolean, Column, Float, Integer, String, Table, Text, func, insert, select, update
+from sqlalchemy import Boolean, Column, Float, Integer, String, Table, Text, insert, select, update
+from sqlalchemy.exc import IntegrityError
 
 from kseri.analysis.puzzles import (
     Puzzle,
@@ -25,6 +29,7 @@ from kseri.analysis.puzzles import (
     Rating,
     daily_puzzle,
     next_puzzle,
+    puzzles_from_record,
     puzzles_of_plays,
     rate_attempt,
     starting_set,
@@ -34,13 +39,15 @@ from kseri.server import db
 from kseri.server.errors import ApiError
 from kseri.server.players import Players
 
+log = logging.getLogger("kseri.server")
+
 puzzles = Table(
     "puzzles", db.metadata,
     Column("id", String(12), primary_key=True),
     Column("data", Text, nullable=False),
     Column("mu", Float, nullable=False),
     Column("sigma", Float, nullable=False),
-    Column("origin", String(12), nullable=False),  # "starting" (shipped) or "mistake" (a game here)
+    Column("origin", String(12), nullable=False),  # "starting" (shipped), "mistake" or "game" (a game here)
     Column("owner", String(24), nullable=True, index=True),  # the account whose mistake it was
     Column("table_id", String(40), nullable=True),
     Column("created", Float, nullable=False),
@@ -66,6 +73,18 @@ puzzle_attempts = Table(
     Column("rated", Boolean, nullable=False),
     Column("at", Float, nullable=False),
 )
+
+puzzle_cuts = Table(
+    "puzzle_cuts", db.metadata,
+    Column("table_id", String(40), primary_key=True),
+    Column("found", Integer, nullable=False),  # puzzles cut from it; CLAIMED while being cut
+    Column("at", Float, nullable=False),
+)
+
+CLAIMED = -1
+"""``puzzle_cuts.found`` of a game being cut (claimed at ``at``)."""
+CLAIM_EXPIRES = 600.0
+"""Seconds after which a claimed game whose cutting never finished (a process stopped) is cut again."""
 
 MISTAKE_LOSS = 1.0
 """A play losing at least this many points is a mistake worth a puzzle."""
@@ -134,13 +153,15 @@ class PuzzleRoom:
             if self._ready:
                 return self
             async with self.store.engine.begin() as connection:
-                count = (await connection.execute(select(func.count()).select_from(puzzles))).scalar_one()
-                if count == 0:
+                have = set((await connection.execute(
+                    select(puzzles.c.id).where(puzzles.c.origin == "starting"))).scalars())
+                missing = [puzzle for puzzle in starting_set() if puzzle.id not in have]
+                if missing:  # a fresh database, or one from before a family's puzzles were shipped
                     now = time.time()
                     await connection.execute(insert(puzzles), [
                         {"id": puzzle.id, "data": json.dumps(puzzle.to_json()), "mu": puzzle.rating.mu,
                          "sigma": puzzle.rating.sigma, "origin": "starting", "owner": None,
-                         "table_id": None, "created": now} for puzzle in starting_set()])
+                         "table_id": None, "created": now} for puzzle in missing])
                 rows = (await connection.execute(
                     select(puzzles.c.data, puzzles.c.mu, puzzles.c.sigma, puzzles.c.owner))).all()
             for data, mu, sigma, owner in rows:
@@ -158,10 +179,22 @@ class PuzzleRoom:
             raise ApiError(404, "no-such-puzzle", f"there is no puzzle {puzzle_id[:40]!r}")
         return puzzle
 
-    def daily(self, day: datetime | None = None) -> Puzzle:
-        """Today's puzzle (UTC), the same for everyone: drawn from the starting set."""
+    def families(self) -> dict[str, int]:
+        """How many public puzzles each rule family has, the most first."""
+        counts: dict[str, int] = {}
+        for pid, puzzle in self.puzzles.items():
+            if pid not in self.owners:
+                counts[puzzle.family] = counts.get(puzzle.family, 0) + 1
+        return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
+
+    def daily(self, day: datetime | None = None, family: str | None = None) -> Puzzle:
+        """Today's puzzle (UTC), the same for everyone: drawn from the starting set (of
+        ``family`` when one is named)."""
         today = (day or datetime.now(UTC)).date()
-        return self.get(daily_puzzle(starting_set(), today).id)
+        shipped = [puzzle for puzzle in starting_set() if family is None or puzzle.family == family]
+        if not shipped:
+            raise ApiError(404, "no-such-family", f"no puzzle of the family {family!r}")
+        return self.get(daily_puzzle(shipped, today).id)
 
     async def standing(self, user_id: str) -> Standing:
         """An account's puzzle standing (a new account's: 1500, nothing tried)."""
@@ -181,26 +214,30 @@ class PuzzleRoom:
                 .where(puzzle_attempts.c.user_id == user_id).order_by(puzzle_attempts.c.id))).all()
         return {puzzle_id: solved for puzzle_id, solved in rows}
 
-    async def next_for(self, user_id: str | None, skip: Sequence[str] = ()) -> Puzzle:
-        """The next puzzle: for an account, its own mistakes first (costliest first), then the untried puzzle
-        nearest its rating; for a guest, the one nearest 1500 not in ``skip``."""
+    async def next_for(self, user_id: str | None, skip: Sequence[str] = (),
+                       family: str | None = None) -> Puzzle:
+        """The next puzzle (of ``family`` when one is named): for an account, its own mistakes first
+        (costliest first), then the untried puzzle nearest its rating; for a guest, the one nearest
+        1500 not in ``skip``."""
         done = set(skip)
         rating = Rating()
         if user_id is not None:
             done |= set(await self._tried(user_id))
             rating = (await self.standing(user_id)).rating
             for pid, owner in self.owners.items():  # kept costliest first
-                if owner == user_id and pid not in done:
+                if owner == user_id and pid not in done and family in (None, self.puzzles[pid].family):
                     return self.puzzles[pid]
         public = [puzzle for pid, puzzle in self.puzzles.items() if pid not in self.owners]
-        chosen = next_puzzle(rating, public, done) or next_puzzle(rating, public, set(skip))
+        chosen = next_puzzle(rating, public, done, family) or next_puzzle(rating, public, set(skip), family)
         if chosen is None:
             raise ApiError(404, "no-puzzle-left", "every puzzle has been tried; retry the failed ones")
         return chosen
 
-    async def retry_for(self, user_id: str) -> Puzzle:
-        """The account's oldest puzzle whose latest attempt failed (404 when there is none)."""
-        failed = [pid for pid, solved in (await self._tried(user_id)).items() if not solved]
+    async def retry_for(self, user_id: str, family: str | None = None) -> Puzzle:
+        """The account's oldest puzzle (of ``family`` when one is named) whose latest attempt
+        failed (404 when there is none)."""
+        failed = [pid for pid, solved in (await self._tried(user_id)).items()
+                  if not solved and family in (None, self.puzzles[pid].family)]
         if not failed:
             raise ApiError(404, "no-failed-puzzle", "no failed puzzle to retry: every puzzle tried"
                            " was solved")
@@ -267,20 +304,111 @@ class PuzzleRoom:
     async def _keep(self, found: Sequence[Puzzle], user_id: str, table_id: str) -> list[Puzzle]:
         async with self._writing:
             await self._store(found, user_id, table_id)
-        return [self.puzzles[puzzle.id] for puzzle in found]
+        return [self.puzzles.get(puzzle.id, puzzle) for puzzle in found]
 
-    async def _store(self, found: Sequence[Puzzle], user_id: str, table_id: str) -> None:
+    async def _store(self, found: Sequence[Puzzle], user_id: str | None, table_id: str,
+                     cut: bool = False) -> int:
+        """Keep the puzzles not kept yet: a player's mistakes (``user_id``), or a game's cut in the
+        background for everyone (``cut``: its ``puzzle_cuts`` row is settled in the same
+        transaction); how many were new."""
         new = [puzzle for puzzle in found if puzzle.id not in self.puzzles]
-        if new:
-            now = time.time()
-            async with self.store.engine.begin() as connection:
+        now = time.time()
+        async with self.store.engine.begin() as connection:
+            if new:
+                existing = set((await connection.execute(select(puzzles.c.id).where(
+                    puzzles.c.id.in_([puzzle.id for puzzle in new])))).scalars())
+                new = [puzzle for puzzle in new if puzzle.id not in existing]  # another process's
+            if new:
                 await connection.execute(insert(puzzles), [
                     {"id": puzzle.id, "data": json.dumps(puzzle.to_json()), "mu": puzzle.rating.mu,
-                     "sigma": puzzle.rating.sigma, "origin": "mistake", "owner": user_id,
+                     "sigma": puzzle.rating.sigma, "origin": "game" if cut else "mistake", "owner": user_id,
                      "table_id": table_id, "created": now} for puzzle in new])
+            if cut:
+                await connection.execute(update(puzzle_cuts).where(puzzle_cuts.c.table_id == table_id)
+                                         .values(found=len(new), at=now))
         for puzzle in new:
             self.puzzles[puzzle.id] = puzzle
-            self.owners[puzzle.id] = user_id
+            if user_id is not None:
+                self.owners[puzzle.id] = user_id
+        return len(new)
+
+    # -- puzzles cut from the games played here, in the background ---------------------------------
+
+    async def _claim(self) -> str | None:
+        """The oldest finished game not cut yet (or whose cutting was left unfinished), claimed
+        for this process; ``None`` when every game is cut."""
+        now = time.time()
+        tables = db.tables
+        async with self.store.engine.begin() as connection:
+            stale = (await connection.execute(select(puzzle_cuts.c.table_id).where(
+                puzzle_cuts.c.found == CLAIMED, puzzle_cuts.c.at < now - CLAIM_EXPIRES).limit(1))).scalar()
+            if stale is not None:
+                taken = await connection.execute(update(puzzle_cuts).where(
+                    puzzle_cuts.c.table_id == stale, puzzle_cuts.c.found == CLAIMED,
+                    puzzle_cuts.c.at < now - CLAIM_EXPIRES).values(at=now))
+                return str(stale) if taken.rowcount else None
+            table_id = (await connection.execute(
+                select(tables.c.id).where(tables.c.finished.is_(True),
+                                          tables.c.id.not_in(select(puzzle_cuts.c.table_id)))
+                .order_by(tables.c.created, tables.c.id).limit(1))).scalar()
+        if table_id is None:
+            return None
+        try:
+            async with self.store.engine.begin() as connection:
+                await connection.execute(insert(puzzle_cuts).values(table_id=table_id, found=CLAIMED, at=now))
+        except IntegrityError:  # another process claimed it first
+            return None
+        return str(table_id)
+
+    async def cut_next(self) -> tuple[str, int] | None:
+        """Cut the next finished game not cut yet: its analysis is made and stored (a profile's
+        accuracy comes from these) and every position where one card is clearly best becomes a
+        puzzle for everyone, the searches in the analysis worker process. The game and how many
+        new puzzles it gave, or ``None`` when every game is cut."""
+        table_id = await self._claim()
+        if table_id is None:
+            return None
+        record = await self.players.record_of(table_id)
+        found: Sequence[Puzzle] = ()
+        if record is not None and record["complete"]:  # a match a moderator closed is not cut
+            await self.players.analysis(table_id)
+            found = await self.players.in_worker(puzzles_from_record, record)
+        async with self._writing:
+            return table_id, await self._store(found, None, table_id, cut=True)
+
+
+class PuzzleCutter:
+    """The background task that cuts puzzles from the finished games stored here, one game at a
+    time, at most ``per_minute`` games a minute (``kseri serve --puzzle-cuts``; 0: none), oldest
+    first, each game once: ``puzzle_cuts`` remembers the games cut, so a restart goes on where
+    it stopped."""
+
+    def __init__(self, room: PuzzleRoom, per_minute: float) -> None:
+        self.room = room
+        self.per_minute = per_minute
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Begin cutting (nothing when ``per_minute`` is 0)."""
+        if self.per_minute > 0 and self._task is None:
+            self._task = asyncio.create_task(self._run())
+
+    async def stop(self) -> None:
+        """Stop cutting (a game half cut is cut again after a restart)."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    async def _run(self) -> None:
+        pause = 60.0 / self.per_minute
+        while True:
+            await asyncio.sleep(pause)
+            try:
+                await (await self.room.ready()).cut_next()
+            except Exception:  # a bad game must not stop the cutting of the others
+                log.exception("cutting puzzles from a stored game failed")
 
 
 def outcome_json(outcome: Outcome) -> dict[str, Any]:

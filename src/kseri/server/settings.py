@@ -55,6 +55,9 @@ class ServerSettings:
     lease: float = 4.0
     """Seconds a cluster's process holds a table without renewing its lease: an owner that
     died or hung loses its tables this long after its last renewal."""
+    puzzle_cuts: float = 2.0
+    """Finished games a minute, at most, whose clear positions are cut into puzzles in the
+    background (``server/puzzles.py``, :class:`~kseri.server.puzzles.PuzzleCutter`; 0: none)."""
 
     def cluster_problem(self) -> str | None:
         """Why these settings cannot run a cluster (it needs PostgreSQL), or ``None``."""

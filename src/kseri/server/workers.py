@@ -1,4 +1,4 @@
-"""Search off the event loop: hints and the master's moves run in worker processes.
+"""Search off the event loop: hints, live win odds and the master's moves run in worker processes.
 
 A search takes tens to hundreds of milliseconds of CPU. Run on the event loop (or in a thread,
 which shares the interpreter's lock), it would delay every other table's messages; here it
@@ -11,11 +11,16 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from typing import Any, TypeVar
 
 from kseri.agents import hint, make_agent
+from kseri.analysis.odds import Odds, odds, spectator_odds
 from kseri.cards import Card
-from kseri.engine import View
+from kseri.engine import SpectatorView, View
+
+T = TypeVar("T")
 
 CHEAP_LEVELS = frozenset({"random", "greedy", "learned", "expert"})
 """Bot levels whose moves take well under a millisecond: played on the loop itself."""
@@ -27,6 +32,12 @@ class SearchBusy(Exception):
 
 def _hint(view: View, seed: int) -> list[tuple[Card, float]]:
     return hint(view, seed=seed)
+
+
+def _odds(view: View | SpectatorView, worlds: int, seed: int) -> Odds:
+    if isinstance(view, SpectatorView):
+        return spectator_odds(view, worlds=worlds, seed=seed)
+    return odds(view, worlds=worlds, seed=seed)
 
 
 def _choose(level: str, seed: int, view: View) -> Card:
@@ -50,12 +61,20 @@ class SearchPool:
 
     async def hint(self, view: View, seed: int) -> list[tuple[Card, float]]:
         """Every legal play of ``view`` with its value, best first; :class:`SearchBusy` when
-        more than ``queue`` hints already wait."""
+        more than ``queue`` searches already wait."""
+        return await self._queued(_hint, view, seed)
+
+    async def odds(self, view: View | SpectatorView, worlds: int, seed: int) -> Odds:
+        """The win odds of a seat's view (``analysis.odds.odds``) or of a spectator's
+        (``spectator_odds``: the seat to play's side); :class:`SearchBusy` as for :meth:`hint`."""
+        return await self._queued(_odds, view, worlds, seed)
+
+    async def _queued(self, work: Callable[..., T], *args: Any) -> T:
         if self._waiting >= self.queue:
             raise SearchBusy
         self._waiting += 1
         try:
-            return await asyncio.get_running_loop().run_in_executor(self._pool(), _hint, view, seed)
+            return await asyncio.get_running_loop().run_in_executor(self._pool(), work, *args)
         finally:
             self._waiting -= 1
 

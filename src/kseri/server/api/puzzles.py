@@ -14,6 +14,9 @@ from kseri.server.puzzles import PuzzleRoom, outcome_json, shown
 
 router = APIRouter(tags=["puzzles"])
 
+Family = Annotated[str | None, Query(max_length=40, pattern="^[a-z-]+$")]
+"""A rule family to choose puzzles from (``greek``, ``pisti``...); none: every family."""
+
 
 class AnswerIn(BaseModel):
     """The card chosen, as text (``"JD"``)."""
@@ -38,27 +41,34 @@ async def _guest_refused(request: Request, what: str) -> str:
 
 
 @router.get("/api/puzzles/next", responses=errors(404))
-async def next_puzzle(request: Request,
-                      skip: Annotated[str, Query(max_length=2000)] = "") -> dict[str, Any]:
-    """The next puzzle: an account's own mistakes first, then the untried puzzle nearest its
-    rating; a guest's nearest 1500, not among ``skip`` (comma-separated ids)."""
+async def next_puzzle(request: Request, skip: Annotated[str, Query(max_length=2000)] = "",
+                      family: Family = None) -> dict[str, Any]:
+    """The next puzzle (of ``family``, when named): an account's own mistakes first, then the
+    untried puzzle nearest its rating; a guest's nearest 1500, not among ``skip`` (comma-separated ids)."""
     user = await optional_user(request)
     room = await _room(request)
-    puzzle = await room.next_for(None if user is None else user.id, [s for s in skip.split(",") if s])
+    puzzle = await room.next_for(None if user is None else user.id, [s for s in skip.split(",") if s], family)
     return shown(puzzle)
 
 
-@router.get("/api/puzzles/daily")
-async def daily(request: Request) -> dict[str, Any]:
-    """Today's puzzle (UTC), the same for everyone."""
-    return shown((await _room(request)).daily())
+@router.get("/api/puzzles/families")
+async def families(request: Request) -> dict[str, Any]:
+    """The rule families with puzzles, and how many each has (the page's chooser)."""
+    counts = (await _room(request)).families()
+    return {"families": [{"family": name, "puzzles": count} for name, count in counts.items()]}
+
+
+@router.get("/api/puzzles/daily", responses=errors(404))
+async def daily(request: Request, family: Family = None) -> dict[str, Any]:
+    """Today's puzzle (UTC), the same for everyone (of ``family``, when named)."""
+    return shown((await _room(request)).daily(family=family))
 
 
 @router.get("/api/puzzles/retry", responses=errors(401, 404))
-async def retry(request: Request) -> dict[str, Any]:
-    """The account's oldest puzzle whose latest attempt failed."""
+async def retry(request: Request, family: Family = None) -> dict[str, Any]:
+    """The account's oldest puzzle (of ``family``, when named) whose latest attempt failed."""
     user_id = await _guest_refused(request, "failed puzzles to retry")
-    return shown(await (await _room(request)).retry_for(user_id))
+    return shown(await (await _room(request)).retry_for(user_id, family))
 
 
 @router.get("/api/puzzles/rating", responses=errors(401))

@@ -255,6 +255,42 @@ function ratingChart(history) {
   return chart;
 }
 
+/** The accuracy of each analysed game, oldest to newest (0–100, the marks of a random player and
+ * of the expert bot dotted: docs/analysis.md), and how many games the figure covers. */
+function accuracySection(trend, games) {
+  const points = trend.filter((game) => game.accuracy !== null && game.accuracy !== undefined);
+  if (!points.length) return h("p", { class: "muted", id: "accuracy-covers" }, t("profile.accuracyNone"));
+  const width = 340;
+  const height = 110;
+  const left = 30;
+  const bottom = 6;
+  const x = (i) => (points.length === 1 ? (left + width) / 2 : left + 6 + (i * (width - left - 12)) / (points.length - 1));
+  const y = (v) => height - bottom - (v * (height - bottom - 8)) / 100;
+  const svg = (name, attributes, text = null) => {
+    const node = document.createElementNS("http://www.w3.org/2000/svg", name);
+    for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
+    if (text !== null) node.textContent = text;
+    return node;
+  };
+  const shown = (v) => Math.round(v);
+  const date = (at) => new Date(at * 1000).toLocaleDateString(currentLanguage(), { day: "numeric", month: "short" });
+  const chart = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "accuracy-chart", id: "accuracy-chart", role: "img",
+    "aria-label": t("profile.accuracyChart", { first: shown(points[0].accuracy), last: shown(points[points.length - 1].accuracy) }) });
+  chart.append(
+    svg("line", { class: "axis", x1: left, y1: 4, x2: left, y2: height - bottom }),
+    ...[0, 50, 100].map((v) => svg("text", { class: "tick", x: left - 4, y: y(v) + 4, "text-anchor": "end" }, v)),
+    ...[53, 75].map((v) => svg("line", { class: "mark", x1: left, y1: y(v), x2: width - 2, y2: y(v) })),
+    svg("polyline", { points: points.map((game, i) => `${x(i)},${y(game.accuracy)}`).join(" ") }));
+  points.forEach((game, i) => {
+    const dot = svg("circle", { cx: x(i), cy: y(game.accuracy), r: 3, "data-accuracy": game.accuracy });
+    dot.append(svg("title", {}, `${date(game.created)}: ${shown(game.accuracy)}%`));
+    chart.append(dot);
+  });
+  const mean = points.reduce((sum, game) => sum + game.accuracy, 0) / points.length;
+  return h("div", { class: "accuracy-box" }, chart,
+    h("p", { class: "muted", id: "accuracy-covers" }, tn("profile.accuracyCovers", points.length, { games, mean: shown(mean) })));
+}
+
 export class ProfileScreen {
   constructor(root, username) {
     this.root = root;
@@ -320,7 +356,6 @@ export class ProfileScreen {
     const p = this.profile;
     const stats = p.statistics;
     const percent = (x) => (x === null ? "–" : `${Math.round(100 * x)}%`);
-    const accuracy = stats.accuracy.length ? stats.accuracy.map((game) => `${game.accuracy ?? "–"}%`).slice(-10).join(" → ") : "–";
     this.root.replaceChildren(h("div", { class: "profile" },
       h("h1", { id: "profile-name" }, p.username),
       h("section", { class: "panel", "aria-labelledby": "ratings-title" },
@@ -341,7 +376,7 @@ export class ProfileScreen {
           h("dt", {}, t("profile.pointsPerRound")), h("dd", {}, stats.points_per_round),
           h("dt", {}, t("profile.kserisPerRound")), h("dd", {}, stats.kseris_per_round),
           h("dt", {}, t("profile.jackKserisPerRound")), h("dd", {}, stats.jack_kseris_per_round),
-          h("dt", {}, t("profile.accuracy")), h("dd", {}, accuracy))),
+          h("dt", {}, t("profile.accuracy")), h("dd", { class: "accuracy" }, accuracySection(stats.accuracy, stats.games)))),
       dailyHistorySection(this.daily),
       h("section", { class: "panel", "aria-labelledby": "games-title" },
         h("h2", { id: "games-title" }, t("profile.gamesTitle")),

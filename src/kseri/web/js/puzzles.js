@@ -1,12 +1,14 @@
 // Puzzles (/puzzles, docs/analysis.md): a position from a real game as its seat saw it, the card
 // to choose, then the answer, every card's value, the themes and the rating change. Modes: the
 // next puzzle near the player's rating, a streak (until the first miss), the daily puzzle, and
-// the failed ones again. Guests solve unrated (the puzzles they saw kept in this tab).
+// the failed ones again. Guests solve unrated (the puzzles they saw kept in this tab). A chooser
+// picks the rule family (Greek, Pisti...) the puzzles come from; the choice is kept in this browser.
 import { ApiError, api } from "./api.js";
 import { accountApi, currentAccount } from "./account.js";
 import { cardName, cardSvg } from "./cards.js";
 import { announce, h, navigate } from "./dom.js";
 import { t, tn } from "./i18n.js";
+import { presetName } from "./rules-help.js";
 
 const MODES = ["next", "streak", "daily", "retry"];
 
@@ -34,11 +36,19 @@ export class PuzzleScreen {
     this.run = 0; // the streak of this visit (streak mode)
     this.seen = []; // a guest's puzzles this visit (not served again)
     this.busy = false;
+    this.families = []; // [{family, puzzles}] from the server
+    this.family = localStorage.getItem("kseri.puzzleFamily") || ""; // "": every family
   }
 
   async start() {
     const mode = new URLSearchParams(location.search).get("mode");
     if (MODES.includes(mode)) this.mode = mode;
+    try {
+      this.families = (await api("GET", "/api/puzzles/families")).families;
+    } catch {
+      this.families = [];
+    }
+    if (!this.families.some((f) => f.family === this.family)) this.family = "";
     if (currentAccount()) {
       try {
         this.standing = await api("GET", "/api/puzzles/rating");
@@ -62,13 +72,22 @@ export class PuzzleScreen {
     await this.load();
   }
 
+  async chooseFamily(family) {
+    this.family = family;
+    localStorage.setItem("kseri.puzzleFamily", family);
+    this.run = 0;
+    await this.load();
+  }
+
   async load() {
     const path = { next: "/api/puzzles/next", streak: "/api/puzzles/next", daily: "/api/puzzles/daily", retry: "/api/puzzles/retry" }[this.mode];
-    const skip = currentAccount() || !this.seen.length ? "" : `?skip=${this.seen.slice(-60).join(",")}`;
+    const query = new URLSearchParams();
+    if (this.family) query.set("family", this.family);
+    if (!currentAccount() && this.seen.length && this.mode !== "daily" && this.mode !== "retry") query.set("skip", this.seen.slice(-60).join(","));
     this.result = null;
     this.error = null;
     try {
-      this.puzzle = await api("GET", path + (this.mode === "daily" || this.mode === "retry" ? "" : skip));
+      this.puzzle = await api("GET", path + (query.size ? `?${query}` : ""));
       if (!this.seen.includes(this.puzzle.id)) this.seen.push(this.puzzle.id);
     } catch (error) {
       this.puzzle = null;
@@ -107,6 +126,14 @@ export class PuzzleScreen {
       }, t(`puzzles.mode.${mode}`))));
   }
 
+  familyChooser() {
+    if (this.families.length < 2) return null;
+    const options = [h("option", { value: "", selected: this.family === "" }, t("puzzles.allFamilies"))]
+      .concat(this.families.map((f) => h("option", { value: f.family, selected: f.family === this.family }, `${presetName(f.family)} (${f.puzzles})`)));
+    return h("label", { class: "field inline puzzle-family" }, h("span", {}, t("puzzles.family")),
+      h("select", { id: "puzzle-family", onchange: (e) => this.chooseFamily(e.target.value) }, options));
+  }
+
   standingLine() {
     if (!currentAccount()) {
       return h("p", { class: "puzzle-standing muted", id: "puzzle-standing" }, t("puzzles.guest"), " ",
@@ -133,7 +160,9 @@ export class PuzzleScreen {
         h("dt", {}, t("puzzles.round")), h("dd", {}, view.round + 1),
         h("dt", {}, t("puzzles.stock")), h("dd", { id: "puzzle-stock" }, view.stock_size),
         h("dt", {}, t("puzzles.captured")), h("dd", {}, view.captured_sizes.map((n, side) => `${side === view.side ? t("seat.you") : t("puzzles.them")}: ${n}`).join(" · ")),
-        h("dt", {}, t("puzzles.theirHand")), h("dd", {}, others.map((seat) => view.hand_sizes[seat]).join(" · "))),
+        h("dt", {}, t("puzzles.theirHand")), h("dd", {}, others.map((seat) => view.hand_sizes[seat]).join(" · ")),
+        h("dt", {}, t("puzzles.rules")), h("dd", { id: "puzzle-rules" }, presetName(view.rules.name)),
+        view.shown && h("dt", {}, t("puzzles.shownCard")), view.shown && h("dd", { id: "puzzle-shown" }, cardName(view.shown))),
       h("div", { class: "puzzle-centre" }, h("h2", {}, t("puzzles.centre")), centre),
       recent.length > 0 && h("p", { class: "puzzle-recent muted" }, t("puzzles.recent"), " ",
         recent.map((play) => `${play.seat === view.seat ? t("seat.you") : t("puzzles.them")} ${cardName(play.card)}${play.taken ? ` (${tn("puzzles.took", play.taken)})` : ""}`).join("; ")));
@@ -174,7 +203,7 @@ export class PuzzleScreen {
   }
 
   render() {
-    const body = [h("h1", {}, t("puzzles.title")), this.modeBar(), this.standingLine()];
+    const body = [h("h1", {}, t("puzzles.title")), this.modeBar(), this.familyChooser(), this.standingLine()];
     if (this.mode === "streak" && !this.result) body.push(h("p", { id: "puzzle-streak-count", class: "puzzle-streak" }, tn("puzzles.streak", this.run)));
     if (this.error) body.push(h("p", { class: "error", id: "puzzle-error", role: "alert" }, this.error));
     if (this.puzzle) {

@@ -9,7 +9,8 @@
 // memory aid), table-centre.js (the pile, the stock and the motion of each play),
 // table-scores.js (the sides' scores, piles and the opponents' boxes), table-controls.js
 // (the top line, the clock, the notices and the round and match panels) and table-ratings.js
-// (a rated table's ratings beside the names and their change at the end) and talk.js (the
+// (a rated table's ratings beside the names and their change at the end), table-odds.js (the
+// live win-odds bar, casual games against the computer and spectators) and talk.js (the
 // table talk's phrases, their bubbles and the mute switch). Their methods are
 // the class's own, so `this` is the screen everywhere; trainer.js adds the quiz and the counting aid.
 import { api, ApiError, dropSeat, heldSeat, holdSeat, playerName, setPlayerName } from "./api.js";
@@ -25,6 +26,7 @@ import { controlMethods } from "./table-controls.js";
 import { handMethods } from "./table-hand.js";
 import { TurnNotices, turnTitle } from "./notices.js";
 import { passPlayMethods, passPlayTokens } from "./passplay.js";
+import { oddsMethods } from "./table-odds.js";
 import { ratingMethods } from "./table-ratings.js";
 import { scoreMethods } from "./table-scores.js";
 import { talkMethods } from "./talk.js";
@@ -58,6 +60,8 @@ export class TableScreen {
     this.panelKey = null;
     this.ratings = null; // a rated table's ratings (table-ratings.js)
     this.ratingsKey = null;
+    this.liveOdds = null; // the latest live odds (table-odds.js), or {error, code}
+    this.oddsAsked = null; // the state (seq) they were last asked for
     this.talkAllowed = true; // whether this table's players may say phrases (the welcome says)
     this.talkOpen = false;
     this.bubbles = {}; // seat → the phrase it said a moment ago (talk.js)
@@ -320,6 +324,7 @@ export class TableScreen {
       h("aside", { class: "table-side" },
         this.renderScoreboard(),
         this.showMemory && this.table.casual && this.seat !== null ? this.renderMemory() : null,
+        this.renderOdds(),
         renderHistory(this)),
     );
     const panel = this.holdPanel ? null : this.renderPanel();
@@ -347,4 +352,4 @@ export class TableScreen {
 }
 
 Object.assign(TableScreen.prototype, handMethods, centreMethods, scoreMethods, controlMethods, ratingMethods, talkMethods,
-  passPlayMethods, trainerMethods);
+  passPlayMethods, trainerMethods, oddsMethods);
