@@ -107,13 +107,17 @@ class OfflineTable:
         return cls(match, [None if seat < people else level for seat in range(match.rules.players)], seed)
 
     @classmethod
-    def new_shared(cls, preset: str, levels: str, seed: int) -> OfflineTable:
-        """A new pass-and-play match of ``preset``: ``levels`` (a JSON list, one per seat) is
-        ``null`` for each person at this device, else the bot's level; two people at least."""
+    def new_shared(cls, preset: str, levels: str, seed: int, one_round: bool = False) -> OfflineTable:
+        """A new pass-and-play match of ``preset`` (``one_round``: a quick one, the higher score
+        after one round wins): ``levels`` (a JSON list, one per seat) is ``null`` for each person
+        at this device, else the bot's level; two people at least."""
         chosen = json.loads(levels)
         if not isinstance(chosen, list) or sum(1 for level in chosen if level is None) < 2:
             raise ValueError("pass and play needs two people or more on the device")
-        return cls(Match(Rules.preset(preset), seed=seed), chosen, seed)
+        rules = Rules.preset(preset)
+        if one_round:
+            rules = Rules.from_options({**rules.options(), "target": 1, "target_rule": "higher-wins"})
+        return cls(Match(rules, seed=seed), chosen, seed)
 
     @classmethod
     def resume(cls, saved: str) -> OfflineTable:

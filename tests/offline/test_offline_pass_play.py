@@ -67,3 +67,15 @@ def test_a_shared_game_resumes_after_any_play_and_its_record_verifies(preset: st
     names = [f"Player {seat + 1}" for seat in range(len(levels))]
     record = json.loads(table.record(json.dumps(names)))
     assert record["complete"] and replay_record(record) == [] and verify_record(record) == []
+
+
+def test_a_quick_game_is_one_round_the_higher_score_winning() -> None:
+    table = OfflineTable.new_shared("greek", json.dumps([None, None]), 4, one_round=True)
+    while not table.is_over():
+        turn = json.loads(table.state())["turn"]
+        table.show(turn)
+        table.play(json.loads(table.state())["hand"][0])
+    state = json.loads(table.state())
+    totals = state["totals"]
+    assert len(state["round_results"]) == 1 and totals[state["winner"]] > totals[1 - state["winner"]]
+    assert state["rules"]["name"] == "greek" and state["target"] == 1

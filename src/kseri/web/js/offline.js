@@ -69,6 +69,7 @@ export class OfflineScreen {
     this.state = null;
     this.lastPlays = [];
     this.choice = savedChoice();
+    this.savedKey = SAVED_KEY; // where the game in progress is kept (pass and play keeps its own)
     this.status = "loading"; // loading | lobby | table | failed
     this.error = "";
     this.busy = false;
@@ -102,13 +103,13 @@ export class OfflineScreen {
       return;
     }
     if (this.destroyed) return;
-    const saved = localStorage.getItem(SAVED_KEY);
+    const saved = localStorage.getItem(this.savedKey);
     if (saved) {
       try {
         this.open(this.module.OfflineTable.resume(saved));
         return;
       } catch {
-        localStorage.removeItem(SAVED_KEY); // unreadable: start afresh
+        localStorage.removeItem(this.savedKey); // unreadable: start afresh
       }
     }
     this.status = "lobby";
@@ -145,7 +146,7 @@ export class OfflineScreen {
   update() {
     this.state = JSON.parse(this.table.state());
     const saved = this.table.saved();
-    localStorage.setItem(SAVED_KEY, saved);
+    localStorage.setItem(this.savedKey, saved);
     if (this.state.phase === "match-over") this.keepFinished(JSON.parse(saved).seed);
     this.render();
   }
@@ -239,7 +240,7 @@ export class OfflineScreen {
   }
 
   abandon() {
-    localStorage.removeItem(SAVED_KEY);
+    localStorage.removeItem(this.savedKey);
     this.table.destroy();
     this.table = null;
     this.status = "lobby";
@@ -282,6 +283,8 @@ export class OfflineScreen {
         h("button", { type: "button", class: "primary big", id: "offline-play", onclick: () => this.newGame() }, t("offline.play")),
         h("button", { type: "button", id: "offline-rules", onclick: () => openRulesHelp(this.presets[c.preset]) },
           t("lobby.rulesOf", { name: presetName(c.preset) }))),
+      h("p", {}, h("a", { href: "/offline#device", id: "offline-passplay", onclick: (e) => { e.preventDefault(); navigate("/offline#device"); } },
+        t("passplay.offlineLink"))),
       !serverGone && h("p", {}, h("a", { href: "/", onclick: (e) => { e.preventDefault(); navigate("/"); } }, t("offline.online"))),
       this.renderFinished());
   }
