@@ -88,7 +88,10 @@ export class PassPlayOfflineScreen extends OfflineScreen {
     const table = super.renderTable();
     const due = this.personDue();
     const hand = table.querySelector(".offline-hand");
-    if (due !== null && s.seat !== due) hand.replaceWith(handOver(due, this.names()[due], false, () => this.showSeat(due)));
+    if (due !== null && s.seat !== due) {
+      table.querySelector(".offline-turn").remove(); // the hand-over says whose turn it is
+      hand.replaceWith(handOver(due, this.names()[due], false, () => this.showSeat(due)));
+    }
     else if (s.seat === null) hand.remove();
     else hand.setAttribute("aria-label", t("passplay.handOf", { name: this.names()[s.seat] }));
     const result = table.querySelector(".offline-result");
