@@ -109,6 +109,7 @@ def test_each_channel_tells_a_hidden_turn_and_its_setting_stops_it_alone(
     assert axe_findings(page) == []
     page.click("#notice-settings-close")
 
+    expect(page.locator(".table-screen.my-turn .hand .card-button").first).to_be_visible(timeout=30_000)
     before = channels_seen(page)
     play_to_my_next_turn(page)
     told = channels_seen(page)
