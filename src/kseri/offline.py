@@ -1,6 +1,7 @@
-"""A match against the computer with no server: the entry point the web page's offline table
-drives in the browser, where Pyodide runs this module with the engine and the standard-library
-bots (``docs/web.md``, "Offline"). Everything crosses to JavaScript as JSON text.
+"""A match against the computer, or pass and play between people at one device, with no
+server: the entry point the web page's offline tables drive in the browser, where Pyodide runs
+this module with the engine and the standard-library bots (``docs/web.md``, "Installable and
+offline"). Everything crosses to JavaScript as JSON text.
 
 The browser gets only :data:`BROWSER_MODULES` (:func:`core_archive`): the engine's core and the
 levels in :data:`LEVELS`, none of which needs numpy. ``kseri/agents/__init__.py`` stays out of
@@ -74,9 +75,9 @@ def presets() -> str:
 
 
 class OfflineTable:
-    """A match where the seats in ``persons`` are people at this device (none: a table of bots
-    only; several: pass and play) and each other seat is a bot of the level ``levels`` gives it,
-    seeded from the match's seed and its seat.
+    """A match where each seat whose level is ``None`` in ``levels`` is a person at this device
+    (:attr:`persons`; none: a table of bots only; several: pass and play) and each other seat a
+    bot of its level, seeded from the match's seed and its seat.
 
     The page is given one seat's view at a time, the seat :attr:`shown` (as the server's ``show``
     does at an online pass-and-play table): with one person, always theirs (with none,
