@@ -187,7 +187,7 @@ def test_a_challenge_received_while_hidden_is_told(accounts_server: str, new_con
     bell = page.locator("#lobby-notify")
     bell.click()  # the player's own tap asks for the permission (granted in this context)
     expect(bell).to_have_attribute("aria-pressed", "true")
-    # the invitations there when the page opened (none) are known: the lobby's and the watcher's
+    # the invitations there when the page was hidden (none) are known: the lobby's and the watcher's
     page.wait_for_function("""() => performance.getEntriesByType("resource")
       .filter(e => e.name.endsWith("/api/challenges")).length >= 2""", timeout=30_000)
     made = ann.request.post(f"{url}/api/challenges", data={"opponent": "bobhears", "deals": 4, "hours": 1},

@@ -171,8 +171,8 @@ export class TurnNotices {
 }
 
 /** While the page is hidden, look for new challenge invitations every 20 s (`load`: the
- *  signed-in player's invitations, challenges.js) and announce each new one. The invitations
- *  there when watching starts, or seen in front, are not news. */
+ *  signed-in player's invitations, challenges.js) and announce each new one. Those there when
+ *  the page was hidden are not news; nothing is asked while it is in front. */
 export function watchChallenges(load) {
   const known = new Set();
   let timer = null;
@@ -183,14 +183,16 @@ export function watchChallenges(load) {
       if (tell) announce("challenge", t("notice.challenge"), t("notice.challengeBody", { name: invitation.author.name }));
     }
   };
-  const follow = () => {
+  const follow = async () => {
     clearInterval(timer);
     timer = null;
-    if (document.hidden) timer = setInterval(() => look(true), CHALLENGE_POLL_MS);
-    else look(false);
+    if (!document.hidden) return;
+    known.clear();
+    await look(false);
+    if (document.hidden && timer === null) timer = setInterval(() => look(true), CHALLENGE_POLL_MS);
   };
   document.addEventListener("visibilitychange", follow);
-  look(false).then(follow);
+  follow();
 }
 
 /** The notices' settings: a switch for each channel, remembered on this device; the
