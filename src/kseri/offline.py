@@ -1,6 +1,7 @@
-"""A match against the computer with no server: the entry point the web page's offline table
-drives in the browser, where Pyodide runs this module with the engine and the standard-library
-bots (``docs/web.md``, "Offline"). Everything crosses to JavaScript as JSON text.
+"""A match against the computer, or pass and play between people at one device, with no
+server: the entry point the web page's offline tables drive in the browser, where Pyodide runs
+this module with the engine and the standard-library bots (``docs/web.md``, "Installable and
+offline"). Everything crosses to JavaScript as JSON text.
 
 The browser gets only :data:`BROWSER_MODULES` (:func:`core_archive`): the engine's core and the
 levels in :data:`LEVELS`, none of which needs numpy. ``kseri/agents/__init__.py`` stays out of
@@ -74,26 +75,50 @@ def presets() -> str:
 
 
 class OfflineTable:
-    """A match where :data:`PLAYER` is a person (or nobody, for a table of bots only) and the
-    other seats are bots of one level, each seeded from the match's seed and its seat."""
+    """A match where each seat whose level is ``None`` in ``levels`` is a person at this device
+    (:attr:`persons`; none: a table of bots only; several: pass and play) and each other seat a
+    bot of its level, seeded from the match's seed and its seat.
 
-    def __init__(self, match: Match, level: str, seed: int, people: int = 1) -> None:
-        if level not in LEVELS:
-            raise ValueError(f"unknown offline level {level!r}; the levels are: {', '.join(LEVELS)}")
-        if people not in (0, 1):
-            raise ValueError(f"an offline table has 0 or 1 person, not {people!r}")
+    The page is given one seat's view at a time, the seat :attr:`shown` (as the server's ``show``
+    does at an online pass-and-play table): with one person, always theirs (with none,
+    :data:`PLAYER`'s); with several, none (a spectator's view, no hand) until the hand-over's tap
+    shows the seat to play, and none again as soon as that seat has played."""
+
+    def __init__(self, match: Match, levels: Sequence[str | None], seed: int) -> None:
+        if len(levels) != match.rules.players:
+            raise ValueError(f"these rules seat {match.rules.players} players, not {len(levels)}")
+        for level in levels:
+            if level is not None and level not in LEVELS:
+                raise ValueError(f"unknown offline level {level!r}; the levels are: {', '.join(LEVELS)}")
         self.match = match
-        self.level = level
         self.seed = seed
-        self.levels: list[str | None] = [None if seat < people else level
-                                         for seat in range(match.rules.players)]
+        self.levels: list[str | None] = list(levels)
+        self.persons = tuple(seat for seat, level in enumerate(levels) if level is None)
+        self.shown: int | None = None if len(self.persons) > 1 else (self.persons or (PLAYER,))[0]
         self.bots: dict[int, Agent] = {seat: make_agent(level, seed=seed + seat)
-                                       for seat, name in enumerate(self.levels) if name is not None}
+                                       for seat, level in enumerate(self.levels) if level is not None}
 
     @classmethod
     def new(cls, preset: str, level: str, seed: int, people: int = 1) -> OfflineTable:
-        """A new match of the rule set ``preset`` against bots of ``level``."""
-        return cls(Match(Rules.preset(preset), seed=seed), level, seed, people)
+        """A new match of the rule set ``preset`` where the person (``people`` 1; 0: nobody) plays
+        seat :data:`PLAYER` against bots of ``level``."""
+        if people not in (0, 1):
+            raise ValueError(f"an offline table has 0 or 1 person, not {people!r}")
+        match = Match(Rules.preset(preset), seed=seed)
+        return cls(match, [None if seat < people else level for seat in range(match.rules.players)], seed)
+
+    @classmethod
+    def new_shared(cls, preset: str, levels: str, seed: int, one_round: bool = False) -> OfflineTable:
+        """A new pass-and-play match of ``preset`` (``one_round``: a quick one, the higher score
+        after one round wins): ``levels`` (a JSON list, one per seat) is ``null`` for each person
+        at this device, else the bot's level; two people at least."""
+        chosen = json.loads(levels)
+        if not isinstance(chosen, list) or sum(1 for level in chosen if level is None) < 2:
+            raise ValueError("pass and play needs two people or more on the device")
+        rules = Rules.preset(preset)
+        if one_round:
+            rules = Rules.from_options({**rules.options(), "target": 1, "target_rule": "higher-wins"})
+        return cls(Match(rules, seed=seed), chosen, seed)
 
     @classmethod
     def resume(cls, saved: str) -> OfflineTable:
@@ -101,27 +126,48 @@ class OfflineTable:
         data = json.loads(saved)
         if not isinstance(data, dict) or data.get("format") != SAVED_FORMAT:
             raise ValueError(f"not a saved offline game (format must be {SAVED_FORMAT!r})")
-        return cls(match_from_record(data["record"]), data["level"], data["seed"], data["people"])
+        match = match_from_record(data["record"])
+        levels = data.get("levels")  # pass and play: each seat's; else the first ``people`` are people
+        if levels is None:
+            levels = [None if seat < data["people"] else data["level"] for seat in range(match.rules.players)]
+        return cls(match, levels, data["seed"])
 
     def saved(self) -> str:
-        """The table as text to keep on the device (its record, level, seed and people)."""
-        people = self.levels.count(None)
-        return json.dumps({"format": SAVED_FORMAT, "level": self.level, "seed": self.seed, "people": people,
+        """The table as text to keep on the device: its record and seed, and who plays each seat
+        (``levels`` at pass and play; else the bots' ``level`` and the number of ``people``)."""
+        seats: dict[str, Any] = {"levels": self.levels}
+        if len(self.persons) < 2:
+            seats = {"level": next((level for level in self.levels if level is not None), LEVELS[0]),
+                     "people": len(self.persons)}
+        return json.dumps({"format": SAVED_FORMAT, **seats, "seed": self.seed,
                            "record": record_from_match(self.match)})
 
+    def show(self, seat: int | None) -> None:
+        """Give the page ``seat``'s view from now on (``None``: no hand at all); refused for a
+        seat that is not a person's here."""
+        if seat is not None and seat not in self.persons:
+            raise ValueError(f"seat {seat} is not a person's at this device")
+        self.shown = seat
+
     def state(self) -> str:
-        """What the person's seat sees (``kseri.views.view_to_json``), with each seat's level
-        (``null``: the person)."""
-        state: dict[str, Any] = view_to_json(self.match.view(PLAYER))
+        """What the page may see (``kseri.views.view_to_json``): the view of the seat
+        :attr:`shown`, or a spectator's; with each seat's level (``null``: a person)."""
+        view = self.match.spectator_view() if self.shown is None else self.match.view(self.shown)
+        state: dict[str, Any] = view_to_json(view)
         state["levels"] = self.levels
         return json.dumps(state)
 
     def play(self, card: str) -> str:
-        """The person plays ``card`` (as "TD"); the play as ``kseri.views.play_to_json`` writes it.
-        An illegal play raises ``IllegalPlayError`` and changes nothing."""
+        """The seat shown plays ``card`` (as "TD") on its turn; the play as
+        ``kseri.views.play_to_json`` writes it. At pass and play its hand is hidden at once
+        (:meth:`show` ``None``). An illegal play raises ``IllegalPlayError`` and changes nothing."""
         if self.match.turn is None or self.levels[self.match.turn] is not None:
             raise ValueError("it is not the person's turn")
+        if self.shown != self.match.turn:
+            raise ValueError("the seat to play is not the one shown: hand the device over first")
         self.match.play(card, seat=self.match.turn)
+        if len(self.persons) > 1:
+            self.shown = None
         return self._last_play()
 
     def bot_play(self) -> str:

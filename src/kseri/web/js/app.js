@@ -2,7 +2,7 @@
 // finished table's replay (/t/ID#replay; with the master's analysis at once: #analysis), the puzzles (/puzzles), the memory trainer (/trainer), the daily deal (/daily), duplicate challenges (/challenges) the tutorial (/#learn) or, at /offline and whenever the server is out of reach, the computer on this device (offline.js). Language and suit colours are switchable in the top bar.
 import { applyI18n, availableLanguages, currentLanguage, loadI18n, setLanguage } from "./i18n.js";
 import { loadDeck } from "./cards.js";
-import { ChallengeScreen, ChallengesScreen } from "./challenges.js";
+import { ChallengeScreen, ChallengesScreen, loadInvitations } from "./challenges.js";
 import { DailyScreen, DailyVersusScreen } from "./daily.js";
 import { LearnScreen } from "./learn.js";
 import { LobbyScreen } from "./lobby.js";
@@ -14,6 +14,8 @@ import { PuzzleScreen } from "./puzzles.js";
 import { TrainerScreen } from "./trainer.js";
 import { ModerationScreen } from "./moderation.js";
 import { OfflineScreen, registerServiceWorker, serverAnswers } from "./offline.js";
+import { PassPlayOfflineScreen } from "./passplay-offline.js";
+import { watchChallenges } from "./notices.js";
 import { TournamentScreen, TournamentsScreen } from "./tournaments.js";
 
 let screen = null;
@@ -49,6 +51,7 @@ function route() {
   else if (match) screen = new TableScreen(root, decodeURIComponent(match[1]));
   else if (location.hash === "#replay") screen = new ReplayScreen(root, null);
   else if (location.hash.startsWith("#learn")) screen = new LearnScreen(root, location.hash.split("/")[1] || null);
+  else if ((location.pathname === "/offline" || !online) && location.hash === "#device") screen = new PassPlayOfflineScreen(root);
   else if (location.pathname === "/offline" || !online) screen = new OfflineScreen(root);
   else screen = new LobbyScreen(root);
   screen.start();
@@ -85,6 +88,7 @@ async function main() {
   applyI18n();
   setupPreferences();
   await loadAccount();
+  watchChallenges(loadInvitations);
   window.addEventListener("popstate", route);
   window.addEventListener("hashchange", route);
   route();

@@ -7,7 +7,7 @@ import { t, tn } from "./i18n.js";
 import { openRulesHelp, presetName } from "./rules-help.js";
 import { QuickGame } from "./players.js";
 import { holdPassPlay } from "./passplay.js";
-import { bellIcon, notificationsOn, notificationsSupported, toggleNotifications } from "./notices.js";
+import { bellIcon, notificationsOn, notificationsSupported, openNoticeSettings, toggleNotifications } from "./notices.js";
 
 /** The options offered in the form, in this order; the others keep the preset's value. */
 const OPTIONS = [
@@ -246,7 +246,9 @@ export class LobbyScreen {
           notificationsSupported() && h("button", {
             type: "button", class: "small", id: "lobby-notify", "aria-pressed": notificationsOn() ? "true" : "false",
             onclick: async () => { await toggleNotifications(); this.render(); },
-          }, bellIcon(notificationsOn()), " ", t("notice.toggle"))),
+          }, bellIcon(notificationsOn()), " ", t("notice.toggle")),
+          h("button", { type: "button", class: "small", id: "lobby-notice-settings", onclick: () => openNoticeSettings(() => this.render()) },
+            t("notice.settings"))),
         h("div", { id: "continue-games", class: "continue-games", hidden: !(this.ownGames || []).length }),
         this.quick.element,
         h("details", { class: "how-to" },

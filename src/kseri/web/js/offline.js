@@ -102,6 +102,7 @@ export class OfflineScreen {
     this.lastPlays = [];
     this.choice = savedChoice();
     this.status = "loading"; // loading | lobby | starting (the engine) | table | failed
+    this.savedKey = SAVED_KEY; // where the game in progress is kept (pass and play keeps its own)
     this.error = "";
     this.busy = false;
     this.destroyed = false;
@@ -131,13 +132,13 @@ export class OfflineScreen {
       return;
     }
     if (this.destroyed) return;
-    const saved = localStorage.getItem(SAVED_KEY);
+    const saved = localStorage.getItem(this.savedKey);
     if (saved && (await this.startEngine())) {
       try {
         this.open(this.module.OfflineTable.resume(saved));
         return;
       } catch {
-        localStorage.removeItem(SAVED_KEY); // unreadable: start afresh
+        localStorage.removeItem(this.savedKey); // unreadable: start afresh
       }
     }
     if (this.destroyed || this.status === "failed") return;
@@ -251,7 +252,7 @@ export class OfflineScreen {
   update() {
     this.state = JSON.parse(this.game.state());
     const saved = this.game.saved();
-    localStorage.setItem(SAVED_KEY, saved);
+    localStorage.setItem(this.savedKey, saved);
     if (this.state.phase === "match-over") this.keepFinished(JSON.parse(saved).seed);
     this.seat = this.state.seat;
     this.table = { status: "playing", seats: this.state.levels.map((level, seat) => ({ seat, kind: level === null ? "human" : "bot" })) };
@@ -420,7 +421,7 @@ export class OfflineScreen {
   }
 
   abandon() {
-    localStorage.removeItem(SAVED_KEY);
+    localStorage.removeItem(this.savedKey);
     this.game.destroy();
     this.game = null;
     this.queue = []; // its plays not shown yet are dropped
@@ -474,6 +475,8 @@ export class OfflineScreen {
         h("button", { type: "button", id: "offline-rules", onclick: () => openRulesHelp(this.presets[c.preset]) },
           t("lobby.rulesOf", { name: presetName(c.preset) })),
         h("a", { href: "/#learn", id: "offline-learn", class: "button" }, t("lobby.learn"))),
+      h("p", {}, h("a", { href: "/offline#device", id: "offline-passplay", onclick: (e) => { e.preventDefault(); navigate("/offline#device"); } },
+        t("passplay.offlineLink"))),
       this.error && h("p", { class: "error", role: "alert" }, this.error),
       this.renderKeep(),
       !serverGone && h("p", {}, h("a", { href: "/", onclick: (e) => { e.preventDefault(); navigate("/"); } }, t("offline.online"))),

@@ -3,7 +3,8 @@
 // handed over; the seat to play once its player taps (a `show`). Its hand is on screen only
 // during its own turn; when the turn moves on, the page asks for no seat's view at once, and a
 // hand-over screen names the next person. Methods of TableScreen (table.js).
-import { h } from "./dom.js";
+import { api } from "./api.js";
+import { h, navigate } from "./dom.js";
 import { t } from "./i18n.js";
 
 const KEY = "kseri.passplay";
@@ -31,6 +32,16 @@ export function passPlayTokens(tableId) {
   return held ? held.tokens : null;
 }
 
+/** The hand-over screen (online and offline, passplay-offline.js): no hand, the next person's
+ *  name, and the tap that shows their hand (`onShow`; disabled while `asked`). */
+export function handOver(seat, name, asked, onShow) {
+  return h("section", { class: "handover panel", id: "handover", "data-seat": seat, "aria-labelledby": "handover-title" },
+    h("h2", { id: "handover-title" }, t("passplay.handOver", { name })),
+    h("p", {}, t("passplay.handOverHelp", { name })),
+    h("button", { type: "button", class: "primary big", id: "handover-show", disabled: asked, onclick: onShow },
+      t("passplay.show", { name })));
+}
+
 export const passPlayMethods = {
   /** The held seat whose play is due now, or null (a bot's turn, between rounds, over). */
   personDue() {
@@ -50,21 +61,32 @@ export const passPlayMethods = {
     if (this.connection.send({ type: "show", seat })) this.passPlay.asked = seat;
   },
 
+  /** After the match: the rematch, each person in the seat they had (one rematch per seat
+   *  held, each giving that seat's token at the new table), held by this device as before. */
+  async passPlayRematch() {
+    const tokens = {};
+    let table = null;
+    try {
+      for (const token of Object.values(passPlayTokens(this.tableId))) {
+        const created = await api("POST", `/api/tables/${this.tableId}/rematch`, undefined, token);
+        tokens[created.seat] = created.token;
+        table = created.table;
+      }
+    } catch (error) {
+      this.notice = t("error.rematch", { message: error.message });
+      this.renderNotice();
+      return;
+    }
+    holdPassPlay(table.id, tokens);
+    navigate(`/t/${table.id}`);
+  },
+
   /** The bottom of the table at pass and play: the hand of the seat to play, once shown; the
    *  hand-over screen while the device goes to the next person; else who is playing. */
   renderPassPlay() {
     const due = this.personDue();
     if (due !== null && this.seat === due && this.view.seat === due) return this.renderMe();
-    if (due !== null) {
-      const name = this.nameOf(due);
-      return h("section", { class: "handover panel", id: "handover", "data-seat": due, "aria-labelledby": "handover-title" },
-        h("h2", { id: "handover-title" }, t("passplay.handOver", { name })),
-        h("p", {}, t("passplay.handOverHelp", { name })),
-        h("button", {
-          type: "button", class: "primary big", id: "handover-show", disabled: this.passPlay.asked === due,
-          onclick: () => this.showSeat(due),
-        }, t("passplay.show", { name })));
-    }
+    if (due !== null) return handOver(due, this.nameOf(due), this.passPlay.asked === due, () => this.showSeat(due));
     const turn = this.view.phase === "playing" ? this.view.turn : null;
     return h("p", { class: "spectating", id: "passplay-waiting" },
       turn !== null ? t("passplay.waiting", { name: this.nameOf(turn) }) : "\u00a0");

@@ -143,7 +143,7 @@ export function renderMatchEnd(screen, actions) {
         h("tbody", {}, history))),
     fairnessSection(screen),
     h("div", { class: "row end-actions" },
-      screen.seat !== null && h("button", { type: "button", class: "primary big", id: "rematch", onclick: actions.rematch },
+      (screen.seat !== null || screen.passPlay) && h("button", { type: "button", class: "primary big", id: "rematch", onclick: actions.rematch },
         screen.table.rematch ? t("end.joinRematch") : t("end.rematch")),
       h("a", { class: "button", id: "download-record", href: `/api/tables/${screen.tableId}/record`, download: `kseri-${screen.tableId}.json` }, t("end.download")),
       h("button", { type: "button", id: "end-analyse", onclick: actions.analyse }, t("end.analyse")),

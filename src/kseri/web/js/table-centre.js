@@ -97,7 +97,7 @@ export const centreMethods = {
       const rise = escalation(this);
       if (rise) announce(t("round.escalated", rise));
     }
-    if (live && this.myTurn() && !wasMyTurn && event) sound("turn");
+    if (live && this.myTurn() && !wasMyTurn && event && !document.hidden) sound("turn"); // hidden: notices.js
     this.autoReady();
   },
 

@@ -5,7 +5,7 @@ import { api, heldSeat, holdSeat } from "./api.js";
 import { announce, h, navigate } from "./dom.js";
 import { setSoundOn, soundOn } from "./effects.js";
 import { t } from "./i18n.js";
-import { bellIcon, notificationsOn, notificationsSupported, toggleNotifications } from "./notices.js";
+import { bellIcon, notificationsOn, notificationsSupported, openNoticeSettings, toggleNotifications } from "./notices.js";
 import { seatName } from "./lobby.js";
 import { puzzlesFromGame } from "./puzzles.js";
 import { openRulesHelp } from "./rules-help.js";
@@ -32,6 +32,16 @@ export function soundButton(redraw) {
     type: "button", class: "small icon", id: "sound-button", "aria-pressed": muted ? "false" : "true", title: t("sound.toggle"), "aria-label": t("sound.toggle"),
     onclick: () => { setSoundOn(muted); redraw(); },
   }, speakerIcon(muted));
+}
+
+/** A cogwheel: the notices' settings. */
+function gearIcon() {
+  const svg = document.createElementNS(SVG_NS, "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("class", "icon-svg");
+  svg.setAttribute("aria-hidden", "true");
+  svg.innerHTML = '<circle cx="12" cy="12" r="3.2" fill="none" stroke="currentColor" stroke-width="2"/><path d="M12 2.5v3M12 18.5v3M2.5 12h3M18.5 12h3M5.3 5.3l2.1 2.1M16.6 16.6l2.1 2.1M5.3 18.7l2.1-2.1M16.6 7.4l2.1-2.1" stroke="currentColor" stroke-width="2.4" stroke-linecap="round"/>';
+  return svg;
 }
 
 /** A stopwatch (drawn: Debian's Chromium fonts have no glyph for ⏱). */
@@ -72,6 +82,10 @@ export const controlMethods = {
           title: t("notice.toggle"), "aria-label": t("notice.toggle"),
           onclick: async () => { await toggleNotifications(); this.render(); },
         }, bellIcon(notificationsOn())),
+        this.seat !== null && !this.passPlay && h("button", {
+          type: "button", class: "small icon", id: "notice-settings-button", title: t("notice.settings"), "aria-label": t("notice.settings"),
+          onclick: () => openNoticeSettings(() => this.render()),
+        }, gearIcon()),
         h("button", { type: "button", class: "small icon", id: "leave-button", title: t("leave.button"), "aria-label": t("leave.button"), onclick: () => this.leave() },
           h("span", { "aria-hidden": "true" }, t("leave.short")))),
       this.renderTalkMenu());
@@ -136,6 +150,10 @@ export const controlMethods = {
   },
 
   async rematch() {
+    if (this.passPlay) {
+      await this.passPlayRematch();
+      return;
+    }
     const held = heldSeat(this.tableId);
     try {
       const created = await api("POST", `/api/tables/${this.tableId}/rematch`, undefined, held && held.token);
