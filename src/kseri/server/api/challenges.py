@@ -1,11 +1,12 @@
 """Duplicate challenges' HTTP routes (``server/challenges.py``, ``docs/events.md``): making a
 challenge (to a player by name, or open), the account's invitations and challenges, accepting
-or declining, playing one's set, and both sets side by side once both are finished. Accounts
-only: a guest is answered ``401 not-signed-in``."""
+or declining, its author withdrawing it, playing one's set, both sets side by side once both are
+finished, and each side's deals as records once it is over. Accounts only: a guest is answered
+``401 not-signed-in``."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
@@ -25,6 +26,8 @@ class NewChallenge(BaseModel):
     rules: Annotated[str, Field(min_length=1, max_length=20)] = "greek"
     deals: Annotated[int, Field(ge=DEALS[0], le=DEALS[1])] = 8
     hours: Annotated[int, Field(ge=HOURS[0], le=HOURS[1])] = 48
+    rated: bool = False
+    """Whether the result counts for the family's rating (casual unless told)."""
 
 
 class PlayCard(BaseModel):
@@ -43,7 +46,8 @@ def _challenges(request: Request) -> Challenges:
 async def create(body: NewChallenge, request: Request) -> dict[str, Any]:
     """Make a challenge (the deals are committed to at once; the secret is shown when it is over)."""
     user = await checked_user(request)
-    return await _challenges(request).create(user, body.opponent, body.rules, body.deals, body.hours)
+    return await _challenges(request).create(user, body.opponent, body.rules, body.deals, body.hours,
+                                              body.rated)
 
 
 @router.get("/api/challenges", responses=errors(401))
@@ -69,6 +73,20 @@ async def accept(challenge_id: str, request: Request) -> dict[str, Any]:
 async def decline(challenge_id: str, request: Request) -> dict[str, Any]:
     """Decline a challenge made to the caller."""
     return await _challenges(request).answer(challenge_id, await checked_user(request), accept=False)
+
+
+@router.post("/api/challenges/{challenge_id}/withdraw", responses=errors(401, 403, 404, 409))
+async def withdraw(challenge_id: str, request: Request) -> dict[str, Any]:
+    """Withdraw a challenge (its author, before the other side has started playing)."""
+    return await _challenges(request).withdraw(challenge_id, await checked_user(request))
+
+
+@router.get("/api/challenges/{challenge_id}/records/{side}", responses=errors(404, 409))
+async def records(challenge_id: str, side: Literal["author", "opponent"],
+                  request: Request) -> list[dict[str, Any]]:
+    """One side's finished deals as game records with the revealed secret (once the challenge is
+    over): ``kseri verify`` checks them."""
+    return await _challenges(request).records(challenge_id, side)
 
 
 @router.post("/api/challenges/{challenge_id}/start", responses=errors(401, 403, 404, 409))
