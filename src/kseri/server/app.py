@@ -21,6 +21,7 @@ from kseri.server.metrics import Health, Metrics, database_check
 from kseri.server.players import Players
 from kseri.server.registry import PassOn, open_registry, open_store
 from kseri.server.room import GameTable
+from kseri.server.schedule import Schedule, parse_schedule
 from kseri.server.settings import ServerSettings
 from kseri.server.throttles import Throttles
 from kseri.server.tournaments import Tournaments
@@ -49,12 +50,15 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     state.daily = Daily(store, tables.search)
     state.challenges = Challenges(store)
     state.tournaments = Tournaments(store, tables)
+    state.schedule = Schedule(store, state.tournaments, parse_schedule(settings.schedule))
     await tables.start(state.metrics, state.health)
     state.players.start()
     state.tournaments.start()
+    state.schedule.start()
     try:
         yield
     finally:
+        await state.schedule.stop()
         await state.tournaments.stop()
         await state.players.stop()
         await tables.stop()

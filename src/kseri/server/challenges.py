@@ -480,3 +480,34 @@ async def may_not_challenge(store: db.Store, author_id: str, opponent_id: str) -
     blocks, either way: a blocked player cannot challenge the blocker, nor the blocker them)."""
     return await moderation.either_blocks(store, author_id, opponent_id)
 
+
+
+async def results_of(store: db.Store, user_id: str, limit: int = LISTED) -> list[dict[str, Any]]:
+    """An account's finished challenges, newest first, as its profile lists them: the rules and
+    deals, the opponent, ``won``/``lost``/``drawn`` by the summed difference (the player's
+    points minus the opponent's, deal by deal), whether it was rated."""
+    async with store.engine.connect() as connection:
+        rows = (await connection.execute(select(challenges).where(
+            or_(challenges.c.author_id == user_id, challenges.c.opponent_id == user_id),
+            challenges.c.answer == "accepted").order_by(challenges.c.created.desc()))).mappings().all()
+        ids = [row["id"] for row in rows]
+        played = (await connection.execute(select(runs.c.challenge_id, runs.c.user_id, runs.c.results).where(
+            runs.c.challenge_id.in_(ids), runs.c.finished == 1))).all()
+        totals = {(challenge_id, user): sum(json.loads(results)) for challenge_id, user, results in played}
+        others = {row["opponent_id"] if row["author_id"] == user_id else row["author_id"] for row in rows}
+        names = dict((await connection.execute(select(users.c.id, users.c.username).where(
+            users.c.id.in_(list(others))))).tuples().all())
+    out: list[dict[str, Any]] = []
+    for row in rows:
+        other = row["opponent_id"] if row["author_id"] == user_id else row["author_id"]
+        mine, theirs = totals.get((row["id"], user_id)), totals.get((row["id"], other))
+        if mine is None or theirs is None:
+            continue  # not finished by both
+        difference = mine - theirs
+        out.append({"id": row["id"], "rules": row["rules"], "deals": row["deals"],
+                    "opponent": names.get(other, "?"), "difference": difference, "rated": bool(row["rated"]),
+                    "result": "won" if difference > 0 else "lost" if difference < 0 else "drawn",
+                    "created": datetime.fromtimestamp(row["created"], UTC).isoformat()})
+        if len(out) == limit:
+            break
+    return out

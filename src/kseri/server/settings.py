@@ -55,6 +55,9 @@ class ServerSettings:
     lease: float = 4.0
     """Seconds a cluster's process holds a table without renewing its lease: an owner that
     died or hung loses its tables this long after its last renewal."""
+    schedule: tuple[str, ...] = ()
+    """Tournaments the server creates at their times (``daily 18:00 greek swiss 5``,
+    ``server/schedule.py``)."""
 
     def cluster_problem(self) -> str | None:
         """Why these settings cannot run a cluster (it needs PostgreSQL), or ``None``."""
