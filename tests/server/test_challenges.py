@@ -355,15 +355,18 @@ def test_a_challenges_records_verify_against_its_secret(
     for side, count in (("author", 4), ("opponent", 1)):
         answer = httpx.get(f"{server.http}/api/challenges/{cid}/records/{side}")
         assert answer.status_code == 200, answer.text
-        records: list[Json] = answer.json()
+        assert answer.headers["content-type"] == "application/x-ndjson"
+        assert answer.headers["content-disposition"] == f'attachment; filename="challenge-{cid}-{side}.jsonl"'
+        records = [json.loads(line) for line in answer.text.splitlines()]
         assert len(records) == count
         assert all(r["rounds"][0]["fairness"]["secret"] == secret for r in records)
         assert [r["challenge"]["round"] for r in records] == list(range(len(records)))
         path = tmp_path / f"{side}.jsonl"
-        path.write_text("".join(json.dumps(r) + "\n" for r in records))
+        path.write_text(answer.text)  # the download as it is
         verified = subprocess.run([*verify, str(path)], capture_output=True, text=True)
         assert verified.returncode == 0 and "verified" in verified.stdout, verified.stdout + verified.stderr
-    forged = httpx.get(f"{server.http}/api/challenges/{cid}/records/author").json()
+    forged = [json.loads(line) for line in
+              httpx.get(f"{server.http}/api/challenges/{cid}/records/author").text.splitlines()]
     for record in forged:
         record["rounds"][0]["fairness"]["secret"] = "0" * 64
     path = tmp_path / "forged.jsonl"

@@ -6,9 +6,10 @@ finished, and each side's deals as records once it is over. Accounts only: a gue
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from kseri.server.accounts import checked_user, optional_user, signed_in
@@ -81,12 +82,15 @@ async def withdraw(challenge_id: str, request: Request) -> dict[str, Any]:
     return await _challenges(request).withdraw(challenge_id, await checked_user(request))
 
 
-@router.get("/api/challenges/{challenge_id}/records/{side}", responses=errors(404, 409))
-async def records(challenge_id: str, side: Literal["author", "opponent"],
-                  request: Request) -> list[dict[str, Any]]:
-    """One side's finished deals as game records with the revealed secret (once the challenge is
-    over): ``kseri verify`` checks them."""
-    return await _challenges(request).records(challenge_id, side)
+@router.get("/api/challenges/{challenge_id}/records/{side}", response_class=Response,
+            responses={200: {"content": {"application/x-ndjson": {}}}, **errors(404, 409, 422)})
+async def records(challenge_id: str, side: Literal["author", "opponent"], request: Request) -> Response:
+    """One side's finished deals as game records with the revealed secret, once the challenge is
+    over: a JSON Lines file (a download) that ``kseri verify`` checks."""
+    found = await _challenges(request).records(challenge_id, side)
+    name = f"challenge-{challenge_id[:24]}-{side}.jsonl"  # the id is a known challenge's: plain hex
+    return Response("".join(json.dumps(record) + "\n" for record in found), media_type="application/x-ndjson",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
 @router.post("/api/challenges/{challenge_id}/start", responses=errors(401, 403, 404, 409))
