@@ -121,7 +121,7 @@ SERVER_ROOMS = ["limits", "throttles", "settings", "errors", "protocol", "db", "
                 "workers", "history", "hints", "talk", "eventlog", "delta", "audience", "seats", "clock",
                 "passplay", "room", "wire", "resign", "accounts", "ratings", "fairplay", "moderation",
                 "refunds", "pairing", "cluster", "relay", "registry", "players", "puzzles", "daily",
-                "tournaments", "challenges", "backup", "api", "app"]
+                "tournaments", "challenges", "results", "schedule", "backup", "api", "app"]
 """The server's rooms, lowest first (docs/architecture.md): each imports only rooms before it (a
 room is a module, or a package such as ``api/``, whose modules may import one another)."""
 

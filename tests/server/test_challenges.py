@@ -8,17 +8,23 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
+import subprocess
+import sys
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import httpx
 from playerkit import Browser
 from serverkit import Server, error
 from sqlalchemy.ext.asyncio import create_async_engine
+from test_moderation_routes import act, admin
 
-from kseri.server import moderation
+from kseri.server import backup, moderation
 from kseri.server.db import Store
+from kseri.server.ratings import Rating, rate
 
 Json = dict[str, Any]
 
@@ -220,3 +226,164 @@ def test_expiry_blocks_guests_and_bad_input(start_server: Callable[..., Server],
     for _ in range(19):  # ida's open one and 19 more make 20
         ok(ida.post("/api/challenges", {"deals": 4}), 201)
     error(ida.post("/api/challenges", {"deals": 4}), 429, "too-many-challenges")
+
+
+def test_its_author_withdraws_a_challenge_until_the_other_side_plays(
+        start_server: Callable[..., Server], database_url: str, clock: Callable[[str], None]) -> None:
+    """On SQLite and PostgreSQL."""
+    server = start_server(database_url)
+    people, _ = signed_up(server, "kim", "lou", "max")
+    kim, lou, nax = people["kim"], people["lou"], people["max"]
+    made = ok(kim.post("/api/challenges", {"opponent": "lou", "deals": 4}), 201)
+    cid = made["id"]
+    play_set(kim, cid, lambda hand: hand[0], stop_after=3)  # the author's own plays do not matter
+    error(nax.post(f"/api/challenges/{cid}/withdraw"), 403, "not-author")
+    error(lou.post(f"/api/challenges/{cid}/withdraw"), 403, "not-author")
+    error(kim.post("/api/challenges/nosuch/withdraw"), 404, "no-such-challenge")
+    assert ok(kim.http.get(f"/api/challenges/{cid}"))["status"] == "invited"  # the refusals changed nothing
+    gone = ok(kim.post(f"/api/challenges/{cid}/withdraw"))
+    assert gone["status"] == "withdrawn" and gone["secret"] is not None
+    assert ok(lou.http.get("/api/challenges"))["invitations"] == []
+    error(kim.post(f"/api/challenges/{cid}/withdraw"), 409, "challenge-over")
+    error(lou.post(f"/api/challenges/{cid}/accept"), 409, "challenge-withdrawn")
+    error(kim.post(f"/api/challenges/{cid}/start"), 409, "challenge-withdrawn")
+    error(kim.post(f"/api/challenges/{cid}/play", {"card": "AS"}), 409, "challenge-withdrawn")
+
+    # accepted, not started yet: still the author's to withdraw; once the opponent starts, not
+    accepted = ok(kim.post("/api/challenges", {"opponent": "lou", "deals": 4}), 201)["id"]
+    ok(lou.post(f"/api/challenges/{accepted}/accept"))
+    playing = ok(kim.post("/api/challenges", {"opponent": "max", "deals": 4}), 201)["id"]
+    ok(nax.post(f"/api/challenges/{playing}/accept"))
+    ok(nax.post(f"/api/challenges/{playing}/start"))
+    assert ok(kim.post(f"/api/challenges/{accepted}/withdraw"))["status"] == "withdrawn"
+    error(kim.post(f"/api/challenges/{playing}/withdraw"), 409, "opponent-playing")
+    assert ok(kim.http.get(f"/api/challenges/{playing}"))["status"] == "accepted"
+    # an open challenge withdrawn leaves the open list
+    offered = ok(kim.post("/api/challenges", {"deals": 4}), 201)["id"]
+    assert [c["id"] for c in ok(lou.http.get("/api/challenges"))["open"]] == [offered]
+    ok(kim.post(f"/api/challenges/{offered}/withdraw"))
+    assert ok(lou.http.get("/api/challenges"))["open"] == []
+    # an expired one is over: nothing to withdraw
+    clock("2026-12-07T12:00:00+00:00")
+    error(kim.post(f"/api/challenges/{playing}/withdraw"), 409, "challenge-over")
+
+
+def rating_of(server: Server, name: str, family: str) -> Json:
+    """The player's rating in ``family`` as the profile shows it (``{}``: not rated)."""
+    ratings = ok(httpx.get(f"{server.http}/api/players/{name}", timeout=10))["ratings"]
+    found: Json = next((r for r in ratings if r["family"] == family), {})
+    return found
+
+
+def played_challenge(server: Server, author: Browser, opponent: Browser, name: str, rated: bool,
+                     picks: tuple[Callable[[list[str]], str], Callable[[list[str]], str]]) -> Json:
+    """A challenge of 4 pisti deals from ``author`` to ``name``, accepted and played by both."""
+    cid = ok(author.post("/api/challenges", {"opponent": name, "rules": "pisti", "deals": 4, "rated": rated}),
+             201)["id"]
+    ok(opponent.post(f"/api/challenges/{cid}/accept"))
+    play_set(author, cid, picks[0])
+    play_set(opponent, cid, picks[1])
+    return ok(author.http.get(f"/api/challenges/{cid}"))
+
+
+def checked(database_url: str) -> backup.Check:
+    """The database checked as ``kseri restore`` checks one, beside the running server."""
+    async def run() -> backup.Check:
+        engine = create_async_engine(database_url)
+        try:
+            return await backup.check(Store(engine), database_url)
+        finally:
+            await engine.dispose()
+
+    return asyncio.run(run())
+
+
+def ranks_of(difference: int) -> list[int]:
+    """The documented mapping: the sign of the summed difference, a draw at 0."""
+    return [0, 0] if difference == 0 else [0, 1] if difference > 0 else [1, 0]
+
+
+def test_a_rated_challenge_counts_once_and_a_refund_recomputes_without_it(
+        start_server: Callable[..., Server], database_url: str, clock: Callable[[str], None],
+        tmp_path: Path) -> None:
+    """On SQLite and PostgreSQL."""
+    server = start_server(database_url)
+    people, _ = signed_up(server, "Pat", "Quin", "Ray", "Mod")
+    pat, quin, ray, mod = people["Pat"], people["Quin"], people["Ray"], people["Mod"]
+    assert admin("grant-moderator", "Mod", database_url=database_url).returncode == 0
+    first_card, last_card = (lambda hand: hand[0]), (lambda hand: hand[-1])
+
+    casual = played_challenge(server, pat, quin, "Quin", False, (first_card, last_card))
+    assert casual["status"] == "finished" and not casual["rated"] and casual["rating"] is None
+    assert rating_of(server, "Pat", "pisti") == {}  # casual: no rating
+
+    cheat = played_challenge(server, pat, quin, "Quin", True, (first_card, last_card))
+    assert cheat["rated"] and cheat["rating"]["status"] == "rated"
+    (pat_after,), (quin_after,) = rate([[Rating()], [Rating()]], ranks_of(cheat["difference"]))
+    assert abs(rating_of(server, "Pat", "pisti")["mu"] - pat_after.mu) < 1e-2
+    assert abs(rating_of(server, "Quin", "pisti")["mu"] - quin_after.mu) < 1e-2
+    shown = cheat["rating"]["players"]
+    assert shown["Quin"]["after"]["mu"] == round(quin_after.mu, 3)
+    assert shown["Quin"]["before"]["rating"] == 1500
+    history = rating_of(server, "Pat", "pisti")["history"]
+    assert [(h["table"], h["challenge"]) for h in history] == [(None, cheat["id"])]
+
+    kept = played_challenge(server, quin, ray, "Ray", True, (lambda hand: sorted(hand)[0], max))
+    (quin_now,), _ = rate([[quin_after], [Rating()]], ranks_of(kept["difference"]))
+    assert abs(rating_of(server, "Quin", "pisti")["mu"] - quin_now.mu) < 1e-2
+    assert rating_of(server, "Quin", "pisti")["games"] == 2
+
+    # Pat is banned with a refund: the rated challenge with Pat is annulled; Quin's rating is
+    # what the history without it gives (the game with Ray from a new rating)
+    banned = act(mod, "Pat", "ban", "assisted by a program", refund=True)
+    assert banned.status_code == 200, banned.text
+    assert banned.json()["refund"]["games"] == [f"challenge:{cheat['id']}"]
+    (quin_alone,), (ray_alone,) = rate([[Rating()], [Rating()]], ranks_of(kept["difference"]))
+    for name, expected in (("Quin", quin_alone), ("Ray", ray_alone)):
+        now = rating_of(server, name, "pisti")
+        assert now["games"] == 1
+        assert abs(now["mu"] - expected.mu) < 1e-2 and abs(now["sigma"] - expected.sigma) < 1e-2
+    assert rating_of(server, "Pat", "pisti") == {}
+    assert ok(quin.http.get(f"/api/challenges/{cheat['id']}"))["rating"] == {"status": "annulled"}
+    assert ok(quin.http.get(f"/api/challenges/{kept['id']}"))["rating"]["status"] == "rated"
+    found = checked(database_url)  # as a restore checks it: every rating its history's last
+    assert found.problems == [] and found.ratings == 2
+
+
+def test_a_challenges_records_verify_against_its_secret(
+        start_server: Callable[..., Server], sqlite_url: str, clock: Callable[[str], None],
+        tmp_path: Path) -> None:
+    server = start_server(sqlite_url)
+    people, _ = signed_up(server, "sam", "tia")
+    sam, tia = people["sam"], people["tia"]
+    cid = ok(sam.post("/api/challenges", {"opponent": "tia", "rules": "greek", "deals": 4}), 201)["id"]
+    ok(tia.post(f"/api/challenges/{cid}/accept"))
+    play_set(sam, cid, lambda hand: hand[0])
+    # not over yet: no records, for anyone
+    error(sam.http.get(f"/api/challenges/{cid}/records/author"), 409, "challenge-not-over")
+    play_set(tia, cid, lambda hand: hand[-1], stop_after=30)  # a deal of greek is 24 cards of hers
+    clock("2026-12-06T13:00:00+00:00")  # expired: over, tia's finished deal only
+    secret = ok(httpx.get(f"{server.http}/api/challenges/{cid}"))["secret"]
+    verify = [sys.executable, "-m", "kseri", "verify"]
+    for side, count in (("author", 4), ("opponent", 1)):
+        answer = httpx.get(f"{server.http}/api/challenges/{cid}/records/{side}")
+        assert answer.status_code == 200, answer.text
+        assert answer.headers["content-type"] == "application/x-ndjson"
+        assert answer.headers["content-disposition"] == f'attachment; filename="challenge-{cid}-{side}.jsonl"'
+        records = [json.loads(line) for line in answer.text.splitlines()]
+        assert len(records) == count
+        assert all(r["rounds"][0]["fairness"]["secret"] == secret for r in records)
+        assert [r["challenge"]["round"] for r in records] == list(range(len(records)))
+        path = tmp_path / f"{side}.jsonl"
+        path.write_text(answer.text)  # the download as it is
+        verified = subprocess.run([*verify, str(path)], capture_output=True, text=True)
+        assert verified.returncode == 0 and "verified" in verified.stdout, verified.stdout + verified.stderr
+    forged = [json.loads(line) for line in
+              httpx.get(f"{server.http}/api/challenges/{cid}/records/author").text.splitlines()]
+    for record in forged:
+        record["rounds"][0]["fairness"]["secret"] = "0" * 64
+    path = tmp_path / "forged.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in forged))
+    refused = subprocess.run([*verify, str(path)], capture_output=True, text=True)
+    assert refused.returncode == 1 and "does not match the commitment" in refused.stdout
+    error(httpx.get(f"{server.http}/api/challenges/{cid}/records/nobody"), 422, "bad-request")

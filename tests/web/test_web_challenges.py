@@ -156,3 +156,82 @@ def test_an_expired_challenge_says_who_never_played(
         check_axe(page)
     finally:
         server.stop()
+
+
+def play_via_api(context: BrowserContext, url: str, challenge_id: str, csrf: str, last: bool) -> None:
+    """Play one's whole set through the API (as the page would), the first or last card each time."""
+    headers = {"X-CSRF-Token": csrf}
+    state = context.request.post(f"{url}/api/challenges/{challenge_id}/start", headers=headers).json()
+    while not state["finished"]:
+        hand = state["view"]["hand"]
+        state = context.request.post(f"{url}/api/challenges/{challenge_id}/play",
+                                     data={"card": hand[-1] if last else hand[0]},
+                                     headers=headers).json()
+
+
+@pytest.mark.parametrize(("viewport", "size"), [(LAPTOP, "laptop"), (PHONE, "phone")])
+def test_rated_challenges_withdrawing_records_and_results_on_the_profile(
+        challenge_server: str, new_context: ContextFactory, page_errors: PageErrors,
+        viewport: dict[str, int], size: str) -> None:
+    url = challenge_server
+    author, opponent = f"cam{size}", f"dan{size}"
+    cam_context, dan_context = new_context(viewport), new_context(viewport)
+    cam_csrf = sign_up(cam_context, url, author)
+    dan_csrf = sign_up(dan_context, url, opponent)
+    cam = page_errors.watch(cam_context.new_page())
+    # a rated challenge made in the page, then withdrawn by its author before dan plays
+    cam.goto(f"{url}/challenges")
+    expect(cam.locator("#challenge-mine")).to_be_visible()  # the lists loaded: the form drawn for good
+    cam.fill("#challenge-opponent", opponent)
+    cam.select_option("#challenge-rules", "pisti")
+    cam.fill("#challenge-deals", "4")
+    cam.check("#challenge-rated")
+    screenshot(cam, f"challenges-{size}-rated-new")
+    check_axe(cam)
+    cam.click("#challenge-send")
+    cam.wait_for_url(re.compile(r"/challenges/\w+$"))
+    expect(cam.locator("#challenge-status")).to_have_text(f"Waiting for {opponent} to answer.")
+    expect(cam.locator("#challenge-kind")).to_have_text("rated")
+    expect(cam.locator("#challenge-withdraw")).to_be_visible()
+    cam.click("#challenge-withdraw")
+    expect(cam.locator("#challenge-status")).to_have_text(f"Withdrawn by {author}.")
+    expect(cam.locator("#challenge-withdraw")).to_have_count(0)
+    expect(cam.locator("#challenge-play")).to_have_count(0)
+
+    # a rated challenge both play: the ratings' change, each side's records to download
+    made = cam_context.request.post(f"{url}/api/challenges", headers={"X-CSRF-Token": cam_csrf}, data={
+        "opponent": opponent, "rules": "pisti", "deals": 4, "rated": True}).json()
+    assert dan_context.request.post(f"{url}/api/challenges/{made['id']}/accept",
+                                    headers={"X-CSRF-Token": dan_csrf}).ok
+    play_via_api(cam_context, url, made["id"], cam_csrf, last=False)
+    play_via_api(dan_context, url, made["id"], dan_csrf, last=True)
+    cam.goto(f"{url}/challenges/{made['id']}")
+    expect(cam.locator("#challenge-status")).to_contain_text("Finished")
+    expect(cam.locator("#challenge-rating")).to_contain_text(re.compile(rf"{author}: rating 1500\? → \d+\?"))
+    expect(cam.locator("#challenge-rating")).to_contain_text(f"{opponent}: rating")
+    links = cam.locator("#challenge-records .challenge-record")
+    expect(links).to_have_count(2)
+    expect(links.first).to_have_attribute("download", f"challenge-{made['id']}-author.jsonl")
+    downloaded = cam_context.request.get(f"{url}{links.first.get_attribute('href')}")
+    assert downloaded.ok and len(downloaded.text().splitlines()) == 4
+    screenshot(cam, f"challenges-{size}-rated-over")
+    screenshot(cam, f"challenges-{size}-rated-over-head", full_page=False)
+    check_axe(cam)
+    assert cam.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+    # the profile lists the challenge with its result and opponent
+    cam.goto(f"{url}/p/{author}")
+    results = cam.locator("#profile-results")
+    expect(results.locator("#result-tournaments")).to_have_text("No tournaments played yet.")
+    entry = results.locator(".result-challenge")
+    expect(entry).to_have_count(1)
+    expect(entry).to_contain_text(re.compile(rf"(Won|Lost|Drawn) against {opponent}"))
+    expect(entry).to_contain_text("4 deals, difference")
+    entry.locator("a").click()
+    cam.wait_for_url(re.compile(rf"/challenges/{made['id']}$"))
+    cam.goto(f"{url}/p/{author}")
+    expect(cam.locator("#profile-results .result-challenge")).to_have_count(1)
+    cam.locator("#profile-results").scroll_into_view_if_needed()
+    screenshot(cam, f"profile-{size}-results")
+    check_axe(cam)
+    assert cam.evaluate("document.documentElement.scrollWidth <= window.innerWidth")

@@ -70,6 +70,10 @@ def serve_command(
     keyfile: Annotated[Path | None, typer.Option(
         exists=True, dir_okay=False, help="The certificate's private key (PEM, unencrypted).")] = None,
     log_level: str = typer.Option("warning", help="uvicorn's log level."),
+    schedule: Annotated[list[str] | None, typer.Option(
+        "--schedule", help="A tournament the server creates at its time (UTC), repeatable: "
+        "'daily 18:00 greek swiss 5' or 'weekly sun 17:00 pisti duplicate 4' "
+        "(PERIOD [DAY] HH:MM RULES FORMAT ROUNDS).")] = None,
 ) -> None:
     """Start the game server (HTTP, WebSocket and the web page) and print the address to open."""
     import os
@@ -83,13 +87,19 @@ def serve_command(
         bounds = Limits.from_spec(limits)
     except ValueError as error:
         raise typer.BadParameter(str(error), param_hint="--limits") from None
+    from kseri.server.schedule import parse_schedule
+
+    try:
+        parse_schedule(schedule or [])
+    except ValueError as error:
+        raise typer.BadParameter(str(error), param_hint="--schedule") from None
     settings = ServerSettings(database_url=db or default_database_url(), bot_delay=bot_delay,
                               grace=grace, ready_timeout=ready_timeout,
                               limits=bounds,
                               allowed_origins=tuple(allow_origin or ()), bot_offer=bot_offer,
                               rated_talk=rated_talk,
                               redis_url=redis or os.environ.get(REDIS_ENV) or None, lease=lease,
-                              puzzle_cuts=puzzle_cuts)
+                              puzzle_cuts=puzzle_cuts, schedule=tuple(schedule or ()))
     problem = settings.cluster_problem()
     if problem:
         typer.echo(f"kseri serve: {problem}", err=True)

@@ -22,6 +22,7 @@ from kseri.server.players import Players
 from kseri.server.puzzles import PuzzleCutter, PuzzleRoom
 from kseri.server.registry import PassOn, open_registry, open_store
 from kseri.server.room import GameTable
+from kseri.server.schedule import Schedule, parse_schedule
 from kseri.server.settings import ServerSettings
 from kseri.server.throttles import Throttles
 from kseri.server.tournaments import Tournaments
@@ -52,13 +53,16 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     state.tournaments = Tournaments(store, tables)
     state.puzzles = PuzzleRoom(store, state.players)
     cutter = PuzzleCutter(state.puzzles, settings.puzzle_cuts)
+    state.schedule = Schedule(store, state.tournaments, parse_schedule(settings.schedule))
     await tables.start(state.metrics, state.health)
     state.players.start()
     state.tournaments.start()
     cutter.start()
+    state.schedule.start()
     try:
         yield
     finally:
+        await state.schedule.stop()
         await cutter.stop()
         await state.tournaments.stop()
         await state.players.stop()

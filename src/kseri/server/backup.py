@@ -335,7 +335,7 @@ async def _check_players(store: db.Store, found: Check) -> None:
                 select(history.c.user_id, history.c.family, history.c.table_id, history.c.mu, history.c.sigma)
                 .order_by(history.c.id)):
             entries.setdefault((user, family), []).append((mu, sigma))
-            if not tables.get(table_id, False):
+            if table_id is not None and not tables.get(table_id, False):  # None: a rated challenge
                 found.problems.append(f"{user}'s {family} rating changed after the game {table_id}, "
                                       "which is not a rated game of this database")
         for user, family, mu, sigma, games in await connection.execute(

@@ -10,13 +10,22 @@ the result of a deal (:func:`~kseri.server.daily.result_of`) and the side-by-sid
 (:func:`~kseri.server.daily.side_by_side`). Neither player sees the other's results or plays
 before finishing their own set; a challenge not finished by both at its deadline expires, and
 says who never played. Accounts only: a guest has no name to be challenged by, nor to come back
-to.
+to. Its author may withdraw it until the other side has started playing.
+
+A challenge is rated or casual. A rated one, once both sets are finished, counts for the family's
+rating as one game between the two accounts (:func:`~kseri.server.ratings.record_match` with the
+challenge's id instead of a table's): the sign of the summed difference decides, a win for the
+player ahead, a draw at 0, whatever the margin (a match won by one point is won). Repeated
+rated challenges between the same two accounts count as rated games do
+(:data:`~kseri.server.ratings.REPEAT_GAMES` an hour). Once it is over, each player's deals are
+game records with the revealed secret, which ``kseri verify`` checks (:meth:`Challenges.records`).
 """
 
 from __future__ import annotations
 
 import json
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -26,10 +35,20 @@ from sqlalchemy import Column, Float, Index, Integer, String, Table, Text, func,
 from sqlalchemy.exc import IntegrityError
 
 from kseri import fairness
+from kseri.records import record_from_match
 from kseri.server import db, moderation
 from kseri.server.accounts import User, users
-from kseri.server.daily import FAMILIES, DealSet, clock, side_by_side
+from kseri.server.daily import BOT_LEVEL, FAMILIES, DealSet, clock, side_by_side
 from kseri.server.errors import ApiError
+from kseri.server.ratings import (
+    REPEAT_GAMES,
+    REPEAT_WINDOW,
+    Rating,
+    rated_together,
+    rating_history,
+    record_match,
+)
+from kseri.server.refunds import annulled_challenges
 
 DEALS = (4, 16)
 """The fewest and most deals in a challenge."""
@@ -53,6 +72,8 @@ challenges = Table(
     Column("commitment", String(64), nullable=False),
     Column("created", Float, nullable=False),
     Column("deadline", Float, nullable=False),
+    Column("rated", Integer, nullable=False, server_default="0"),  # 1: counts for the ratings (0013)
+    Column("rated_at", Float, nullable=True),  # when its result was taken for the ratings (once)
     Index("challenges_open", "invited", "answer", "deadline"),
 )
 runs = Table(
@@ -81,12 +102,16 @@ class Side:
     results: list[int] | None
 
 
+OVER = ("finished", "expired", "declined", "withdrawn")
+"""The states of a challenge that is over."""
+
+
 def status_of(row: dict[str, Any], sides: list[Side | None], now: float) -> str:
-    """A challenge's state: ``declined``; ``finished`` (both sets played); ``expired`` (the
-    deadline passed first); else ``open`` (waiting for a taker), ``invited`` (waiting for the
-    named opponent's answer) or ``accepted`` (being played)."""
-    if row["answer"] == "declined":
-        return "declined"
+    """A challenge's state: ``declined``; ``withdrawn`` (by its author); ``finished`` (both sets
+    played); ``expired`` (the deadline passed first); else ``open`` (waiting for a taker),
+    ``invited`` (waiting for the named opponent's answer) or ``accepted`` (being played)."""
+    if row["answer"] in ("declined", "withdrawn"):
+        return str(row["answer"])
     if all(side is not None and side.progress == "finished" for side in sides):
         return "finished"
     if now >= row["deadline"]:
@@ -109,8 +134,9 @@ class Challenges:
     # -- making and answering ------------------------------------------------------------------
 
     async def create(self, author: User, opponent: str | None, family: str, deals: int,
-                     hours: int) -> dict[str, Any]:
-        """A new challenge by ``author``: to ``opponent`` by name, or open to anyone (``None``)."""
+                     hours: int, rated: bool = False) -> dict[str, Any]:
+        """A new challenge by ``author``: to ``opponent`` by name, or open to anyone (``None``);
+        rated or casual."""
         if family not in FAMILIES:
             raise ApiError(422, "bad-rules", f"challenges are played in {', '.join(FAMILIES)}, "
                            f"not {family!r}",
@@ -141,7 +167,8 @@ class Challenges:
             await connection.execute(insert(challenges).values(
                 id=challenge_id, rules=family, deals=deals, author_id=author.id, opponent_id=opponent_id,
                 invited=int(opponent_id is not None), answer=None, secret=secret,
-                commitment=fairness.commitment(secret), created=now, deadline=now + hours * 3600))
+                commitment=fairness.commitment(secret), created=now, deadline=now + hours * 3600,
+                rated=int(rated)))
         return await self.show(challenge_id, author.id)
 
     async def _account(self, username: str) -> str:
@@ -171,6 +198,8 @@ class Challenges:
         if not row["invited"] and not accept:
             raise ApiError(409, "open-challenge", "an open challenge is not declined: leave it "
                            "for someone else")
+        if row["answer"] == "withdrawn":
+            raise ApiError(409, "challenge-withdrawn", "its author has withdrawn this challenge")
         if row["answer"] is not None:
             raise ApiError(409, "challenge-answered", f"this challenge was {row['answer']} already")
         if self._time() >= row["deadline"]:
@@ -183,6 +212,27 @@ class Challenges:
                 answer="accepted" if accept else "declined", opponent_id=user.id))
         if done.rowcount != 1:  # taken at the same moment by someone else
             raise ApiError(409, "challenge-answered", "this challenge was taken already")
+        return await self.show(row["id"], user.id)
+
+    async def withdraw(self, challenge_id: str, user: User) -> dict[str, Any]:
+        """Its author takes a challenge back: before it is over and before the other side has
+        started playing (the author's own plays do not matter). It is then over, secret shown."""
+        row = await self._row(challenge_id)
+        if row["author_id"] != user.id:
+            raise ApiError(403, "not-author", "only the challenge's author may withdraw it")
+        status = status_of(row, await self._sides(row), self._time())
+        if status in OVER:
+            raise ApiError(409, "challenge-over", f"this challenge is {status}: there is nothing to withdraw")
+        their_run = select(runs.c.user_id).where(runs.c.challenge_id == row["id"],
+                                                 runs.c.user_id == challenges.c.opponent_id).exists()
+        async with self.store.engine.begin() as connection:
+            done = await connection.execute(update(challenges).where(
+                challenges.c.id == row["id"], ~their_run,
+                or_(challenges.c.answer.is_(None), challenges.c.answer == "accepted"),
+            ).values(answer="withdrawn"))
+        if done.rowcount != 1:
+            raise ApiError(409, "opponent-playing", "your opponent has started playing this challenge: "
+                           "it can no longer be withdrawn")
         return await self.show(row["id"], user.id)
 
     # -- what a player sees --------------------------------------------------------------------
@@ -213,7 +263,7 @@ class Challenges:
         row = await self._row(challenge_id)
         sides = await self._sides(row)
         status = status_of(row, sides, self._time())
-        over = status in ("finished", "expired", "declined")
+        over = status in OVER
         mine = next((s for s in sides if s is not None and s.user_id == viewer), None)
         sees = over or (mine is not None and mine.progress == "finished")
         shown = [None if s is None else {
@@ -226,7 +276,7 @@ class Challenges:
             "deadline": datetime.fromtimestamp(row["deadline"], UTC).isoformat(),
             "commitment": row["commitment"], "secret": row["secret"] if over else None,
             "you": None if mine is None else ("author" if mine is sides[0] else "opponent"),
-            "difference": None, "winner": None}
+            "difference": None, "winner": None, "rated": bool(row["rated"]), "rating": None}
         if status == "expired":
             out["never_played"] = [s.name for s in sides if s is not None and s.progress == "not-started"]
             out["unfinished"] = [s.name for s in sides if s is not None and s.progress == "playing"]
@@ -236,6 +286,8 @@ class Challenges:
             assert a.results is not None and b.results is not None
             out["difference"] = sum(a.results) - sum(b.results)
             out["winner"] = a.name if out["difference"] > 0 else b.name if out["difference"] < 0 else None
+            if row["rated"]:
+                out["rating"] = await self._rating(row, sides)
         if mine is not None and mine.progress != "not-started":
             out["run"] = (await self._set(row, mine.user_id)).state()
         return out
@@ -280,6 +332,8 @@ class Challenges:
             raise ApiError(403, "not-in-challenge", "this challenge is between other players")
         if row["answer"] == "declined":
             raise ApiError(409, "challenge-declined", "this challenge was declined")
+        if row["answer"] == "withdrawn":
+            raise ApiError(409, "challenge-withdrawn", "its author has withdrawn this challenge")
         if user.id != row["author_id"] and row["answer"] != "accepted":
             raise ApiError(409, "challenge-not-accepted", "accept the challenge first")
         if self._time() >= row["deadline"]:
@@ -295,6 +349,8 @@ class Challenges:
                     challenge_id=row["id"], user_id=user.id, plays="[]", finished=0, results=None))
         except IntegrityError:
             pass  # started before: resumed
+        if (await self._row(row["id"]))["answer"] == "withdrawn":  # withdrawn at the same moment
+            raise ApiError(409, "challenge-withdrawn", "its author has withdrawn this challenge")
         return (await self._set(row, user.id)).state()
 
     async def play(self, challenge_id: str, user: User, card: str) -> dict[str, Any]:
@@ -318,7 +374,87 @@ class Challenges:
         if done.rowcount != 1:
             raise ApiError(409, "play-crossed", "another play of yours was taken at the same moment: "
                            "look at your set again")
+        if deal_set.finished and row["rated"]:
+            await self._rate(row)
         return deal_set.state()
+
+    # -- rated challenges ----------------------------------------------------------------------
+
+    async def _rate(self, row: dict[str, Any]) -> None:
+        """Count a rated challenge whose sets are both finished for the family's rating, once:
+        the one request that marks it (``rated_at``) rates it."""
+        sides = await self._sides(row)
+        if status_of(row, sides, self._time()) != "finished":
+            return
+        async with self.store.engine.begin() as connection:
+            marked = await connection.execute(update(challenges).where(
+                challenges.c.id == row["id"], challenges.c.rated_at.is_(None)).values(rated_at=time.time()))
+        if marked.rowcount != 1:
+            return  # the other player's last play rated it
+        a, b = (s for s in sides if s is not None)
+        users = [a.user_id, b.user_id]
+        if await rated_together(self.store, users, time.time() - REPEAT_WINDOW) >= REPEAT_GAMES:
+            return  # a pair of accounts cannot farm a rating from each other: left unrated
+        assert a.results is not None and b.results is not None
+        difference = sum(a.results) - sum(b.results)
+        ranks = [0, 0] if difference == 0 else [0, 1] if difference > 0 else [1, 0]
+        await record_match(self.store, None, row["rules"], [[a.user_id], [b.user_id]], ranks,
+                           challenge_id=row["id"])
+
+    async def _rating(self, row: dict[str, Any], sides: list[Side | None]) -> dict[str, Any]:
+        """A finished rated challenge's effect on the ratings: ``rated`` with each player's rating
+        before and after by name, ``pending`` before it is counted, or ``unrated`` (repeated
+        between the same two accounts) or ``annulled`` (by a refund, ``server/refunds.py``)."""
+        if row["rated_at"] is None:
+            return {"status": "pending"}
+        names = {s.user_id: s.name for s in sides if s is not None}
+        async with self.store.engine.connect() as connection:
+            entries = (await connection.execute(select(rating_history).where(
+                rating_history.c.challenge_id == row["id"]))).mappings().all()
+            annulled = await connection.scalar(select(annulled_challenges.c.at).where(
+                annulled_challenges.c.challenge_id == row["id"]))
+            players: dict[str, Any] = {}
+            for entry in entries:
+                earlier = (await connection.execute(
+                    select(rating_history.c.mu, rating_history.c.sigma).where(
+                        rating_history.c.user_id == entry["user_id"],
+                        rating_history.c.family == entry["family"], rating_history.c.id < entry["id"])
+                    .order_by(rating_history.c.id.desc()).limit(1))).first()
+                old = Rating() if earlier is None else Rating(earlier[0], earlier[1])
+                new = Rating(entry["mu"], entry["sigma"])
+                players[names.get(entry["user_id"], "?")] = {
+                    "before": old.to_json(), "after": new.to_json(), "change": round(new.mu) - round(old.mu)}
+        if annulled is not None:
+            return {"status": "annulled"}
+        return {"status": "rated", "players": players} if players else {"status": "unrated"}
+
+    async def records(self, challenge_id: str, side: str) -> list[dict[str, Any]]:
+        """One side's (``author`` or ``opponent``) finished deals as game records, once the
+        challenge is over, each with the revealed secret and its public cut
+        (``challenge:ID:i``): ``kseri verify`` checks each deal came from the committed secret."""
+        row = await self._row(challenge_id)
+        sides = await self._sides(row)
+        status = status_of(row, sides, self._time())
+        if status not in OVER:
+            raise ApiError(409, "challenge-not-over", f"this challenge is {status}: its records are "
+                           "published once it is over")
+        index = ("author", "opponent").index(side)
+        player = sides[index]
+        if player is None or player.progress == "not-started":
+            raise ApiError(404, "no-records", f"the {side} has played no deal of this challenge")
+        deal_set = await self._set(row, player.user_id)
+        out = []
+        for number, match in enumerate(deal_set.matches):
+            if not match.is_round_over():
+                continue
+            proof = [{"commitment": row["commitment"], "secret": row["secret"],
+                      "cut": f"challenge:{row['id']}:{number}"}]
+            record = record_from_match(match, names=[player.name] + [f"{BOT_LEVEL} bot"] * (
+                match.rules.players - 1), fairness=proof)
+            record["challenge"] = {"id": row["id"], "rules": row["rules"], "round": number,
+                                   "commitment": row["commitment"]}
+            out.append(record)
+        return out
 
     async def versus(self, challenge_id: str, viewer: str | None) -> dict[str, Any]:
         """Both players' sets side by side, deal by deal, once both have finished (to anyone);
@@ -344,3 +480,34 @@ async def may_not_challenge(store: db.Store, author_id: str, opponent_id: str) -
     blocks, either way: a blocked player cannot challenge the blocker, nor the blocker them)."""
     return await moderation.either_blocks(store, author_id, opponent_id)
 
+
+
+async def results_of(store: db.Store, user_id: str, limit: int = LISTED) -> list[dict[str, Any]]:
+    """An account's finished challenges, newest first, as its profile lists them: the rules and
+    deals, the opponent, ``won``/``lost``/``drawn`` by the summed difference (the player's
+    points minus the opponent's, deal by deal), whether it was rated."""
+    async with store.engine.connect() as connection:
+        rows = (await connection.execute(select(challenges).where(
+            or_(challenges.c.author_id == user_id, challenges.c.opponent_id == user_id),
+            challenges.c.answer == "accepted").order_by(challenges.c.created.desc()))).mappings().all()
+        ids = [row["id"] for row in rows]
+        played = (await connection.execute(select(runs.c.challenge_id, runs.c.user_id, runs.c.results).where(
+            runs.c.challenge_id.in_(ids), runs.c.finished == 1))).all()
+        totals = {(challenge_id, user): sum(json.loads(results)) for challenge_id, user, results in played}
+        others = {row["opponent_id"] if row["author_id"] == user_id else row["author_id"] for row in rows}
+        names = dict((await connection.execute(select(users.c.id, users.c.username).where(
+            users.c.id.in_(list(others))))).tuples().all())
+    out: list[dict[str, Any]] = []
+    for row in rows:
+        other = row["opponent_id"] if row["author_id"] == user_id else row["author_id"]
+        mine, theirs = totals.get((row["id"], user_id)), totals.get((row["id"], other))
+        if mine is None or theirs is None:
+            continue  # not finished by both
+        difference = mine - theirs
+        out.append({"id": row["id"], "rules": row["rules"], "deals": row["deals"],
+                    "opponent": names.get(other, "?"), "difference": difference, "rated": bool(row["rated"]),
+                    "result": "won" if difference > 0 else "lost" if difference < 0 else "drawn",
+                    "created": datetime.fromtimestamp(row["created"], UTC).isoformat()})
+        if len(out) == limit:
+            break
+    return out

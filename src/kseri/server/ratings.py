@@ -64,10 +64,12 @@ rating_history = Table(
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("user_id", String(24), ForeignKey("users.id"), nullable=False),
     Column("family", String(40), nullable=False),
-    Column("table_id", String(40), ForeignKey("tables.id"), nullable=False),
+    Column("table_id", String(40), ForeignKey("tables.id"), nullable=True),  # None: a challenge's
     Column("at", Float, nullable=False),
     Column("mu", Float, nullable=False),
     Column("sigma", Float, nullable=False),
+    Column("challenge_id", String(24), nullable=True, index=True),  # a rated challenge (migration 0013)
+    Column("rank", Integer, nullable=True),  # the player's place in a rated challenge (0 first)
 )
 
 
@@ -146,11 +148,11 @@ async def rated_together(store: db.Store, users: Sequence[str], since: float) ->
     """The most rated games any two of ``users`` played together since ``since`` (UNIX time)."""
     async with store.engine.connect() as connection:
         rows = (await connection.execute(
-            select(rating_history.c.table_id, rating_history.c.user_id)
+            select(rating_history.c.table_id, rating_history.c.challenge_id, rating_history.c.user_id)
             .where(rating_history.c.user_id.in_(list(users)), rating_history.c.at >= since))).all()
     at: dict[str, set[str]] = {}
-    for table_id, user in rows:
-        at.setdefault(table_id, set()).add(user)
+    for table_id, challenge_id, user in rows:
+        at.setdefault(table_id or f"challenge:{challenge_id}", set()).add(user)
     pairs: dict[tuple[str, str], int] = {}
     for seated in at.values():
         for first in seated:
@@ -160,17 +162,19 @@ async def rated_together(store: db.Store, users: Sequence[str], since: float) ->
     return max(pairs.values(), default=0)
 
 
-async def record_match(store: db.Store, table_id: str, family: str, teams: Sequence[Sequence[str]],
-                       ranks: Sequence[int]) -> dict[str, Rating]:
+async def record_match(store: db.Store, table_id: str | None, family: str, teams: Sequence[Sequence[str]],
+                       ranks: Sequence[int], challenge_id: str | None = None) -> dict[str, Rating]:
     """Rate a finished match: ``teams`` are the user ids of each side. Stores the new ratings
-    and their history; returns them by user."""
+    and their history; returns them by user. A rated challenge (``server/challenges.py``) has
+    no table: its ``challenge_id`` and each player's rank are kept instead (a recomputation
+    rates it again from them, ``server/refunds.py``)."""
     users = [user for team in teams for user in team]
     current = await ratings_of(store, users, family)
     after = rate([[current[user][0] for user in team] for team in teams], ranks)
     now = time.time()
     new: dict[str, Rating] = {}
     async with store.engine.begin() as connection:
-        for team, rated in zip(teams, after, strict=True):
+        for team, rated, rank in zip(teams, after, ranks, strict=True):
             for user, rating in zip(team, rated, strict=True):
                 new[user] = rating
                 values = {"mu": rating.mu, "sigma": rating.sigma, "games": current[user][1] + 1,
@@ -181,7 +185,8 @@ async def record_match(store: db.Store, table_id: str, family: str, teams: Seque
                 else:
                     await connection.execute(insert(ratings).values(user_id=user, family=family, **values))
                 await connection.execute(insert(rating_history).values(
-                    user_id=user, family=family, table_id=table_id, at=now, mu=rating.mu, sigma=rating.sigma))
+                    user_id=user, family=family, table_id=table_id, at=now, mu=rating.mu, sigma=rating.sigma,
+                    challenge_id=challenge_id, rank=None if challenge_id is None else rank))
     return new
 
 
@@ -196,7 +201,8 @@ async def user_ratings(store: db.Store, user_id: str) -> list[dict[str, Any]]:
     out = []
     for row in rows:
         entry = {"family": row["family"], "games": row["games"], **Rating(row["mu"], row["sigma"]).to_json()}
-        entry["history"] = [{"at": h["at"], "table": h["table_id"], "rating": round(h["mu"]),
+        entry["history"] = [{"at": h["at"], "table": h["table_id"], "challenge": h["challenge_id"],
+                             "rating": round(h["mu"]),
                              "provisional": Rating(h["mu"], h["sigma"]).provisional}
                             for h in history if h["family"] == row["family"]]
         out.append(entry)

@@ -6,7 +6,8 @@ the rated history: from the earliest annulled game on, each later rated match is
 in its order, from the ratings before it, without the annulled ones (whose history entries
 go). Each opponent's change (their rating now against before) is kept as a refund, shown on
 their profile. A match's result is read from its table's log (the winner, the totals, a
-forfeit), as when it was first rated (:func:`match_result`).
+forfeit), as when it was first rated (:func:`match_result`); a rated challenge's, which has no
+table, from the ranks its history entries keep (a game's key is then ``challenge:ID``).
 
 The recomputation runs in the moderator's request (or ``kseri admin refund``), one family at a
 time; a rated match finishing meanwhile is rated from the ratings it read before.
@@ -20,7 +21,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Column, Float, ForeignKey, Integer, String, Table, delete, func, insert, select, update
+from sqlalchemy import (
+    Column,
+    ColumnElement,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    Table,
+    delete,
+    func,
+    insert,
+    or_,
+    select,
+    update,
+)
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from kseri.rules import Rules
 from kseri.server import accounts, db, moderation
@@ -38,6 +54,16 @@ annulled_games = Table(
     Column("action_id", Integer, ForeignKey("moderation_actions.id"), nullable=False),
     Column("at", Float, nullable=False),
 )
+annulled_challenges = Table(
+    "annulled_challenges", db.metadata,
+    Column("challenge_id", String(24), primary_key=True),
+    Column("user_id", String(24), nullable=False, index=True),
+    Column("action_id", Integer, ForeignKey("moderation_actions.id"), nullable=False),
+    Column("at", Float, nullable=False),
+)
+"""Rated challenges (``server/challenges.py``) annulled by a refund (migration 0013)."""
+CHALLENGE = "challenge:"
+"""The prefix of a rated challenge's key among the rated games (a table's key is its id)."""
 rating_refunds = Table(
     "rating_refunds", db.metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
@@ -95,32 +121,37 @@ async def refund(store: db.Store, username: str, reason: str, by: str | None = N
     if not why:
         raise moderation.ModerationError("no-reason", "every moderation action needs a reason")
     async with store.engine.connect() as connection:
-        done = set((await connection.scalars(select(annulled_games.c.table_id))).all())
+        done = await _annulled(connection)
         rows = (await connection.execute(
-            select(rating_history.c.table_id, rating_history.c.family)
+            select(rating_history.c.table_id, rating_history.c.challenge_id, rating_history.c.family)
             .where(rating_history.c.user_id == target.id).order_by(rating_history.c.id.desc()))).all()
-    chosen = [(table_id, family) for table_id, family in rows if table_id not in done][:games]
+    keyed = [(_key(table_id, challenge_id), family) for table_id, challenge_id, family in rows]
+    chosen = [(key, family) for key, family in keyed if key not in done][:games]
     families = sorted({family for _, family in chosen})
     opponents: dict[tuple[str, str], int] = {}
     async with store.engine.connect() as connection:
-        for table_id, family in chosen:
+        for key, family in chosen:
             seated = (await connection.scalars(select(rating_history.c.user_id).where(
-                rating_history.c.table_id == table_id, rating_history.c.user_id != target.id))).all()
+                _of_game(key), rating_history.c.user_id != target.id))).all()
             for user in seated:
                 opponents[user, family] = opponents.get((user, family), 0) + 1
     now = time.time()
     async with store.engine.begin() as connection:
         action = await moderation.log_action(connection, by, target.id, "refund", why,
                                              {"games": len(chosen), "families": families})
-        for table_id, _ in chosen:
-            await connection.execute(insert(annulled_games).values(
-                table_id=table_id, user_id=target.id, action_id=action, at=now))
+        for key, _ in chosen:
+            if key.startswith(CHALLENGE):
+                await connection.execute(insert(annulled_challenges).values(
+                    challenge_id=key.removeprefix(CHALLENGE), user_id=target.id, action_id=action, at=now))
+            else:
+                await connection.execute(insert(annulled_games).values(
+                    table_id=key, user_id=target.id, action_id=action, at=now))
     changes: dict[str, dict[str, float]] = {}
     for family in families:
         async with store.engine.connect() as connection:  # the first entry of any annulled game
             start = await connection.scalar(select(func.min(rating_history.c.id)).where(
                 rating_history.c.family == family,
-                rating_history.c.table_id.in_([table_id for table_id, fam in chosen if fam == family])))
+                or_(*(_of_game(key) for key, fam in chosen if fam == family))))
         assert start is not None
         before = await _current(store, family)
         await recompute(store, family, start)
@@ -137,6 +168,25 @@ async def refund(store: db.Store, username: str, reason: str, by: str | None = N
     return {"username": target.username, "games": [table_id for table_id, _ in chosen],
             "refunds": {names.get(user, user): {family: round(change, 1) for family, change in found.items()}
                         for user, found in changes.items()}}
+
+
+def _key(table_id: str | None, challenge_id: str | None) -> str:
+    """A rated game's key: its table's id, or ``challenge:ID`` for a rated challenge."""
+    return table_id if table_id is not None else f"{CHALLENGE}{challenge_id}"
+
+
+def _of_game(key: str) -> ColumnElement[bool]:
+    """The history entries of the rated game ``key``."""
+    if key.startswith(CHALLENGE):
+        return rating_history.c.challenge_id == key.removeprefix(CHALLENGE)
+    return rating_history.c.table_id == key
+
+
+async def _annulled(connection: AsyncConnection) -> set[str]:
+    """The keys of every annulled rated game, tables' and challenges'."""
+    tables = (await connection.scalars(select(annulled_games.c.table_id))).all()
+    challenged = (await connection.scalars(select(annulled_challenges.c.challenge_id))).all()
+    return set(tables) | {f"{CHALLENGE}{challenge_id}" for challenge_id in challenged}
 
 
 async def _current(store: db.Store, family: str) -> dict[str, Rating]:
@@ -159,11 +209,16 @@ async def recompute(store: db.Store, family: str, start: int) -> None:
     ``start`` or later, from the ratings before it, leaving out the annulled ones (their entries
     go); then set each player's rating and games from the history."""
     async with store.engine.connect() as connection:
-        annulled = set((await connection.scalars(select(annulled_games.c.table_id))).all())
-        later = (await connection.execute(
-            select(rating_history.c.id, rating_history.c.table_id, rating_history.c.user_id)
+        annulled = await _annulled(connection)
+        found = (await connection.execute(
+            select(rating_history.c.id, rating_history.c.table_id, rating_history.c.challenge_id,
+                   rating_history.c.user_id, rating_history.c.rank)
             .where(rating_history.c.family == family, rating_history.c.id >= start)
             .order_by(rating_history.c.id))).all()
+        later = [(row_id, _key(table_id, challenge_id), user)
+                 for row_id, table_id, challenge_id, user, _ in found]
+        placed = {(_key(table_id, challenge_id), user): rank
+                  for _, table_id, challenge_id, user, rank in found if table_id is None}
         players = sorted({user for _, _, user in later})
         current: dict[str, Rating] = {}
         for user in players:
@@ -180,10 +235,14 @@ async def recompute(store: db.Store, family: str, start: int) -> None:
     for table_id in order:
         if table_id in annulled:
             continue
-        played = await replayed(store, table_id)
-        if played is None or played.state.match is None:
-            continue
-        teams, ranks = match_result(played.rules, played.users, played.state)
+        if table_id.startswith(CHALLENGE):  # each player alone, at the place the entry keeps
+            teams = [[user] for _, key, user in later if key == table_id]
+            ranks = [placed[table_id, team[0]] for team in teams]
+        else:
+            played = await replayed(store, table_id)
+            if played is None or played.state.match is None:
+                continue
+            teams, ranks = match_result(played.rules, played.users, played.state)
         new = rate([[current.get(user, Rating()) for user in team] for team in teams], ranks)
         for team, rated in zip(teams, new, strict=True):
             for user, rating in zip(team, rated, strict=True):
@@ -196,7 +255,7 @@ async def recompute(store: db.Store, family: str, start: int) -> None:
                 await connection.execute(delete(rating_history).where(gone))
         for table_id, user, rating in updates:
             await connection.execute(update(rating_history).where(
-                rating_history.c.table_id == table_id, rating_history.c.user_id == user,
+                _of_game(table_id), rating_history.c.user_id == user,
                 rating_history.c.family == family).values(mu=rating.mu, sigma=rating.sigma))
         for user in players:
             entries = (await connection.execute(
@@ -233,7 +292,8 @@ async def rated_games(store: db.Store, user_id: str, limit: int = 200) -> list[R
     with both players' ratings before and after, the winner, how it ended, its plays)."""
     async with store.engine.connect() as connection:
         tables = (await connection.scalars(
-            select(rating_history.c.table_id).where(rating_history.c.user_id == user_id)
+            select(rating_history.c.table_id).where(rating_history.c.user_id == user_id,
+                                                    rating_history.c.table_id.is_not(None))
             .order_by(rating_history.c.id.desc()).limit(limit))).all()
         entries = (await connection.execute(
             select(rating_history).where(rating_history.c.table_id.in_(tables))
@@ -264,5 +324,5 @@ async def rated_games(store: db.Store, user_id: str, limit: int = 200) -> list[R
     return games
 
 
-__all__ = ["REFUND_GAMES", "Played", "is_annulled", "match_result", "rated_games", "recompute", "refund",
-           "refunds_of", "replayed"]
+__all__ = ["CHALLENGE", "REFUND_GAMES", "Played", "annulled_challenges", "is_annulled", "match_result",
+           "rated_games", "recompute", "refund", "refunds_of", "replayed"]

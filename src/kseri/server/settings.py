@@ -58,6 +58,9 @@ class ServerSettings:
     puzzle_cuts: float = 2.0
     """Finished games a minute, at most, whose clear positions are cut into puzzles in the
     background (``server/puzzles.py``, :class:`~kseri.server.puzzles.PuzzleCutter`; 0: none)."""
+    schedule: tuple[str, ...] = ()
+    """Tournaments the server creates at their times (``daily 18:00 greek swiss 5``,
+    ``server/schedule.py``)."""
 
     def cluster_problem(self) -> str | None:
         """Why these settings cannot run a cluster (it needs PostgreSQL), or ``None``."""

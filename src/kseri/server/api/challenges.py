@@ -1,13 +1,15 @@
 """Duplicate challenges' HTTP routes (``server/challenges.py``, ``docs/events.md``): making a
 challenge (to a player by name, or open), the account's invitations and challenges, accepting
-or declining, playing one's set, and both sets side by side once both are finished. Accounts
-only: a guest is answered ``401 not-signed-in``."""
+or declining, its author withdrawing it, playing one's set, both sets side by side once both are
+finished, and each side's deals as records once it is over. Accounts only: a guest is answered
+``401 not-signed-in``."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+import json
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from kseri.server.accounts import checked_user, optional_user, signed_in
@@ -25,6 +27,8 @@ class NewChallenge(BaseModel):
     rules: Annotated[str, Field(min_length=1, max_length=20)] = "greek"
     deals: Annotated[int, Field(ge=DEALS[0], le=DEALS[1])] = 8
     hours: Annotated[int, Field(ge=HOURS[0], le=HOURS[1])] = 48
+    rated: bool = False
+    """Whether the result counts for the family's rating (casual unless told)."""
 
 
 class PlayCard(BaseModel):
@@ -43,7 +47,8 @@ def _challenges(request: Request) -> Challenges:
 async def create(body: NewChallenge, request: Request) -> dict[str, Any]:
     """Make a challenge (the deals are committed to at once; the secret is shown when it is over)."""
     user = await checked_user(request)
-    return await _challenges(request).create(user, body.opponent, body.rules, body.deals, body.hours)
+    return await _challenges(request).create(user, body.opponent, body.rules, body.deals, body.hours,
+                                              body.rated)
 
 
 @router.get("/api/challenges", responses=errors(401))
@@ -69,6 +74,23 @@ async def accept(challenge_id: str, request: Request) -> dict[str, Any]:
 async def decline(challenge_id: str, request: Request) -> dict[str, Any]:
     """Decline a challenge made to the caller."""
     return await _challenges(request).answer(challenge_id, await checked_user(request), accept=False)
+
+
+@router.post("/api/challenges/{challenge_id}/withdraw", responses=errors(401, 403, 404, 409))
+async def withdraw(challenge_id: str, request: Request) -> dict[str, Any]:
+    """Withdraw a challenge (its author, before the other side has started playing)."""
+    return await _challenges(request).withdraw(challenge_id, await checked_user(request))
+
+
+@router.get("/api/challenges/{challenge_id}/records/{side}", response_class=Response,
+            responses={200: {"content": {"application/x-ndjson": {}}}, **errors(404, 409, 422)})
+async def records(challenge_id: str, side: Literal["author", "opponent"], request: Request) -> Response:
+    """One side's finished deals as game records with the revealed secret, once the challenge is
+    over: a JSON Lines file (a download) that ``kseri verify`` checks."""
+    found = await _challenges(request).records(challenge_id, side)
+    name = f"challenge-{challenge_id[:24]}-{side}.jsonl"  # the id is a known challenge's: plain hex
+    return Response("".join(json.dumps(record) + "\n" for record in found), media_type="application/x-ndjson",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
 @router.post("/api/challenges/{challenge_id}/start", responses=errors(401, 403, 404, 409))

@@ -1,7 +1,9 @@
 // Duplicate challenges (/challenges, /challenges/<id>; docs/events.md): challenge a player by
 // name or post an open challenge to a set of 4–16 deals; each plays the same deals against the
 // same bots (the daily's deal panel) before the deadline; once both have finished, the deals side
-// by side (the daily's side-by-side table) and the difference of points. Accounts only.
+// by side (the daily's side-by-side table) and the difference of points. Accounts only. Rated or
+// casual; its author may withdraw it until the other side starts; once over, each side's deals
+// download as records `kseri verify` checks.
 import { api } from "./api.js";
 import { accountApi, currentAccount } from "./account.js";
 import { dealPanel, signed, useDailyStyle, versusDeal } from "./daily.js";
@@ -39,6 +41,7 @@ export function statusText(c) {
   }
   if (c.status === "accepted") return t("challenge.status.accepted");
   if (c.status === "declined") return t("challenge.status.declined", { name: c.opponent.name });
+  if (c.status === "withdrawn") return t("challenge.status.withdrawn", { name: c.author.name });
   if (c.status === "finished") {
     return c.winner === null ? t("challenge.status.tie")
       : t("challenge.status.won", { name: c.winner, n: Math.abs(c.difference) });
@@ -77,7 +80,7 @@ export class ChallengesScreen {
     this.data = null;
     this.error = "";
     this.busy = false;
-    this.form = { opponent: "", rules: "greek", deals: 8, hours: 48 };
+    this.form = { opponent: "", rules: "greek", deals: 8, hours: 48, rated: false };
   }
 
   async start() {
@@ -108,7 +111,8 @@ export class ChallengesScreen {
     if (this.busy) return;
     this.busy = true;
     this.error = "";
-    const body = { rules: this.form.rules, deals: Number(this.form.deals), hours: Number(this.form.hours) };
+    const body = { rules: this.form.rules, deals: Number(this.form.deals), hours: Number(this.form.hours),
+      rated: this.form.rated };
     if (this.form.opponent.trim()) body.opponent = this.form.opponent.trim();
     try {
       const made = await accountApi("POST", "/api/challenges", body);
@@ -174,6 +178,7 @@ export class ChallengesScreen {
     field("challenge-hours", t("challenge.hours"), h("select", { id: "challenge-hours",
       onchange: (e) => { f.hours = e.target.value; } },
     HOURS.map((hours) => h("option", { value: hours, selected: hours === Number(f.hours) }, tn("challenge.days", hours / 24))))),
+    ratedField(f),
     h("button", { type: "submit", class: "button primary", id: "challenge-send", disabled: this.busy },
       t("challenge.send")));
   }
@@ -184,6 +189,7 @@ export class ChallengesScreen {
       list.length ? h("ul", { class: "challenge-list" }, list.map((c) => h("li", { class: "challenge-item", "data-id": c.id },
         link(`/challenges/${c.id}`, players(c), { class: "challenge-link" }), " · ",
         t("challenge.what", { rules: presetName(c.rules), n: c.deals }), " · ",
+        h("span", { class: "challenge-kind" }, t(c.rated ? "challenge.rated" : "challenge.casual")), " · ",
         h("span", { class: "challenge-status" }, statusText(c)),
         answering && c.status === "invited" ? h("span", { class: "challenge-actions" },
           h("button", { type: "button", class: "button primary challenge-accept", onclick: () => this.answer(c.id, true) },
@@ -249,6 +255,11 @@ export class ChallengeScreen {
     await this.load();
   }
 
+  async withdraw() {
+    await this.act("withdraw");
+    await this.load();
+  }
+
   async begin() {
     const run = await this.act("start");
     if (run) this.data.run = run;
@@ -279,12 +290,16 @@ export class ChallengeScreen {
       body.push(h("section", { class: "panel challenge-head", "aria-labelledby": "challenge-players" },
         h("h2", { id: "challenge-players" }, players(c)),
         h("p", {}, t("challenge.what", { rules: presetName(c.rules), n: c.deals }), " · ",
+          h("span", { id: "challenge-kind" }, t(c.rated ? "challenge.rated" : "challenge.casual")), " · ",
           t("challenge.deadline", { when: when(c.deadline) })),
         h("p", { class: "challenge-status", id: "challenge-status", role: "status" }, statusText(c)),
         h("p", { class: "daily-commitment", title: c.commitment }, c.secret
           ? t("challenge.secret", { hash: c.commitment.slice(0, 16), secret: c.secret.slice(0, 16) })
           : t("daily.commitment", { hash: c.commitment.slice(0, 16) })),
-        this.renderActions(c)));
+        this.renderActions(c),
+        withdrawButton(c, this.busy, () => this.withdraw()),
+        ratingLine(c),
+        recordLinks(c)));
       const mine = c.you ? c[c.you] : null;
       const playing = ["open", "invited", "accepted"].includes(c.status) && mine
         && !(c.you === "opponent" && c.status === "invited");
@@ -334,4 +349,45 @@ export class ChallengeScreen {
         : t("challenge.gained", { name: c.winner, n: Math.abs(c.difference), deals: c.deals })),
       this.versus.deals.map((deal, i) => versusDeal(deal, i, a, b)));
   }
+}
+
+/** The form's choice between a rated and a casual challenge (casual unless ticked). */
+function ratedField(form) {
+  return h("label", { class: "inline check challenge-rated", for: "challenge-rated" },
+    h("input", { type: "checkbox", id: "challenge-rated", checked: form.rated,
+      onchange: (e) => { form.rated = e.target.checked; } }),
+    " ", t("challenge.ratedChoice"),
+    h("small", { class: "muted" }, " ", t("challenge.ratedHelp")));
+}
+
+/** The author's button to withdraw a challenge the other side has not started (null otherwise). */
+function withdrawButton(c, busy, withdraw) {
+  const waiting = ["open", "invited", "accepted"].includes(c.status);
+  const untouched = !c.opponent || c.opponent.progress === "not-started";
+  if (c.you !== "author" || !waiting || !untouched) return null;
+  return h("p", {}, h("button", { type: "button", class: "button challenge-withdraw", id: "challenge-withdraw",
+    disabled: busy, onclick: withdraw }, t("challenge.withdraw")));
+}
+
+/** A finished rated challenge's effect on the ratings, each player's before → after (change). */
+function ratingLine(c) {
+  const rating = c.rating;
+  if (!rating) return null;
+  if (rating.status !== "rated") {
+    return h("p", { class: "challenge-rating muted", id: "challenge-rating" }, t(`challenge.rating.${rating.status}`));
+  }
+  const parts = Object.entries(rating.players).map(([name, r]) =>
+    t("challenge.rating.change", { name, before: r.before.shown, after: r.after.shown,
+      change: r.change > 0 ? `+${r.change}` : String(r.change) }));
+  return h("p", { class: "challenge-rating", id: "challenge-rating" }, parts.join(" · "));
+}
+
+/** Once a challenge is over, each side's played deals as a records file for `kseri verify`. */
+function recordLinks(c) {
+  if (!["finished", "expired", "declined", "withdrawn"].includes(c.status)) return null;
+  const sides = ["author", "opponent"].filter((side) => c[side] && c[side].progress !== "not-started");
+  if (!sides.length) return null;
+  return h("p", { class: "challenge-records", id: "challenge-records" }, t("challenge.records"), " ",
+    sides.map((side) => h("a", { class: "button small challenge-record", href: `/api/challenges/${c.id}/records/${side}`,
+      download: `challenge-${c.id}-${side}.jsonl`, "data-side": side }, t("challenge.recordOf", { name: c[side].name }))));
 }

@@ -1,7 +1,8 @@
 // Players in the page (docs/players.md): the lobby's quick game (a seek, rated when signed in
 // and paired by rating, casual for guests; a bot offered after a while) with the live seeks,
 // each of which can be accepted, profiles (/p/NAME: ratings with
-// their history, statistics, games) and leaderboards (/leaderboard/FAMILY).
+// their history, statistics, results in tournaments and challenges, games) and leaderboards
+// (/leaderboard/FAMILY).
 import { accountApi, accountErrorText, currentAccount } from "./account.js";
 import { api, holdSeat, playerName } from "./api.js";
 import { notify } from "./notices.js";
@@ -291,6 +292,40 @@ function accuracySection(trend, games) {
     h("p", { class: "muted", id: "accuracy-covers" }, tn("profile.accuracyCovers", points.length, { games, mean: shown(mean) })));
 }
 
+/** A player's results in events (GET /api/players/NAME/results), or null when unknown. */
+async function loadResults(username) {
+  try {
+    return await api("GET", `/api/players/${encodeURIComponent(username)}/results`);
+  } catch {
+    return null;
+  }
+}
+
+/** The profile's results in events: each tournament's place of how many and points, each
+ *  finished challenge won, lost or drawn against whom (newest first); null when unknown. */
+function resultsSection(found) {
+  if (!found) return null;
+  const tournaments = found.tournaments.map((entry) => h("li", { class: "result-tournament", "data-tournament": entry.id },
+    link(`/tournaments/${entry.id}`, entry.name), " · ",
+    h("span", { class: "result-place" }, t(entry.status === "finished" ? "profile.place" : "profile.placeNow",
+      { place: entry.place, of: entry.entrants })), " · ",
+    entry.matchpoints === null ? tn("profile.points", entry.points)
+      : t("profile.matchpoints", { points: entry.points, matchpoints: entry.matchpoints })));
+  const challenges = found.challenges.map((entry) => h("li", { class: `result-challenge ${entry.result}`, "data-challenge": entry.id },
+    h("span", { class: `result ${entry.result}` }, t(`profile.challenge.${entry.result}`)), " ",
+    link(`/challenges/${entry.id}`, t("profile.challengeAgainst", { name: entry.opponent })), " · ",
+    familyName(entry.rules), " · ", t("profile.challengeDeals", { n: entry.deals, difference: entry.difference > 0 ? `+${entry.difference}` : String(entry.difference) }),
+    entry.rated ? "" : h("span", { class: "muted" }, " · ", t("challenge.casual"))));
+  return h("section", { class: "panel profile-results", id: "profile-results", "aria-labelledby": "results-title" },
+    h("h2", { id: "results-title" }, t("profile.results")),
+    h("h3", {}, t("profile.tournaments")),
+    tournaments.length ? h("ul", { class: "results-list", id: "result-tournaments" }, tournaments)
+      : h("p", { class: "muted", id: "result-tournaments" }, t("profile.noTournaments")),
+    h("h3", {}, t("profile.challenges")),
+    challenges.length ? h("ul", { class: "results-list", id: "result-challenges" }, challenges)
+      : h("p", { class: "muted", id: "result-challenges" }, t("profile.noChallenges")));
+}
+
 export class ProfileScreen {
   constructor(root, username) {
     this.root = root;
@@ -307,6 +342,7 @@ export class ProfileScreen {
     try {
       this.profile = await api("GET", `/api/players/${encodeURIComponent(this.username)}`);
       this.daily = await loadDailyHistory(this.username);
+      this.results = await loadResults(this.username);
       await this.loadGames();
       await this.moderation.load();
     } catch (error) {
@@ -378,6 +414,7 @@ export class ProfileScreen {
           h("dt", {}, t("profile.jackKserisPerRound")), h("dd", {}, stats.jack_kseris_per_round),
           h("dt", {}, t("profile.accuracy")), h("dd", { class: "accuracy" }, accuracySection(stats.accuracy, stats.games)))),
       dailyHistorySection(this.daily),
+      resultsSection(this.results),
       h("section", { class: "panel", "aria-labelledby": "games-title" },
         h("h2", { id: "games-title" }, t("profile.gamesTitle")),
         h("div", { class: "row" },
