@@ -98,6 +98,7 @@ class Seen(msgspec.Struct):
     view: SeenView | None = None
     fairness: SeenFairness | None = None
     changes: dict[str, dict[str, Any]] | None = None
+    code: str | None = None
 
 
 read_message = msgspec.json.Decoder(Seen).decode
