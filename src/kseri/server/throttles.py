@@ -11,9 +11,9 @@ sign-ins per account and per address. Two shapes (``server/limits.py`` holds the
   per key);
 - :class:`SharedCounter`: at most ``ceiling`` things held at once per key (the WebSockets open
   from one address): a hash per key of each process's count, and a sorted set of the processes
-  alive (each renews its own entry every third of :data:`ALIVE` seconds), so a count is given
-  back when its connection closes, and a dead process's counts stop counting within
-  :data:`ALIVE` seconds.
+  alive (each renews its own entry, and writes its counts again, every third of :data:`ALIVE`
+  seconds), so a count is given back when its connection closes, and a dead process's counts
+  stop counting within :data:`ALIVE` seconds.
 
 All read Redis's clock (``TIME``), never a process's, and expire their keys once full again
 (or once no live process holds anything there), so Redis holds only the recently active keys.
@@ -111,18 +111,22 @@ return 0
 _BEAT = """
 local now = redis.call('TIME')
 now = tonumber(now[1]) + tonumber(now[2]) / 1e6
-local me, alive, sync = ARGV[1], tonumber(ARGV[2]), ARGV[3] == 'sync'
+local me, alive = ARGV[1], tonumber(ARGV[2])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 redis.call('ZADD', KEYS[1], now + alive, me)
 redis.call('PEXPIRE', KEYS[1], math.ceil(alive * 1000))
 for i = 2, #KEYS do
-  if sync then redis.call('HSET', KEYS[i], me, ARGV[i + 2]) end
-  redis.call('PEXPIRE', KEYS[i], math.ceil(alive * 1000))
+  if ARGV[i + 1] == '0' then redis.call('HDEL', KEYS[i], me)
+  else
+    redis.call('HSET', KEYS[i], me, ARGV[i + 1])
+    redis.call('PEXPIRE', KEYS[i], math.ceil(alive * 1000))
+  end
 end
 return 0
 """
-"""This process is alive: renew its entry and the keys it holds counts in (``sync``: writing
-its counts again, after Redis failed it and may have lost or missed some)."""
+"""This process is alive: renew its entry, and write its counts again with their keys' expiry
+(a count of 0 removes its field), so a change Redis lost or missed (while it was out of reach,
+or restarted), or one still on its way as the counts were read, is made good within a renewal."""
 
 
 class Throttle:
@@ -249,9 +253,9 @@ class SharedCounter(_Shared):
         self.here = Counter(ceiling)
         """This process's counts (the cluster's when there is no Redis, or it is out of reach)."""
         self._alive = f"{PREFIX}{name}@processes"
-        self._stale = False
-        """Redis failed a change: the next renewal writes this process's counts again."""
         self._beating: asyncio.Task[None] | None = None
+        self._released: set[str] = set()
+        """Keys released since the last renewal (it removes the field of those now at 0)."""
         self._releases: set[asyncio.Task[None]] = set()
 
     async def acquire(self, key: str) -> bool:
@@ -265,7 +269,6 @@ class SharedCounter(_Shared):
                                           repr(ALIVE))
         except RedisError as error:
             self._failed(error)
-            self._stale = True
             return self.here.acquire(key)
         if not int(taken):
             return False
@@ -277,6 +280,7 @@ class SharedCounter(_Shared):
         connection never waits on it)."""
         self.here.release(key)
         if self.redis is not None:
+            self._released.add(key)
             task = asyncio.ensure_future(self._release(key))
             self._releases.add(task)
             task.add_done_callback(self._releases.discard)
@@ -287,7 +291,6 @@ class SharedCounter(_Shared):
             await self.redis.eval(_RELEASE, 1, self._key(key), self.me)
         except RedisError as error:
             self._failed(error)
-            self._stale = True
 
     async def _beat_forever(self) -> None:
         while True:
@@ -295,20 +298,22 @@ class SharedCounter(_Shared):
                 await self.beat()
             except RedisError as error:
                 self._failed(error)
-                self._stale = True
             await asyncio.sleep(ALIVE / 3)
 
     async def beat(self) -> None:
-        """Renew this process's entry and its keys' expiry (and write its counts again after a
-        failure)."""
+        """Renew this process's entry, and write its counts again with their keys' expiry."""
         assert self.redis is not None
-        sync, held = self._stale, self.here.counts()
-        self._stale = False
+        released, self._released = self._released, set()
+        held = {key: 0 for key in released} | self.here.counts()
         keys = list(held)
-        for start in range(0, max(1, len(keys)), BEAT_KEYS):
-            chunk = keys[start:start + BEAT_KEYS]
-            await self.redis.eval(_BEAT, 1 + len(chunk), self._alive, *map(self._key, chunk), self.me,
-                                  repr(ALIVE), "sync" if sync else "renew", *(held[k] for k in chunk))
+        try:
+            for start in range(0, max(1, len(keys)), BEAT_KEYS):
+                chunk = keys[start:start + BEAT_KEYS]
+                await self.redis.eval(_BEAT, 1 + len(chunk), self._alive, *map(self._key, chunk), self.me,
+                                      repr(ALIVE), *(held[k] for k in chunk))
+        except RedisError:
+            self._released |= released
+            raise
 
     async def close(self) -> None:
         """Stop renewing and leave the live processes (the others stop counting this one's)."""
