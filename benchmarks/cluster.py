@@ -12,6 +12,11 @@ each SIGTERM to its next state, summed over the three restarts; median and max).
 
     eval "$(scripts/postgres start)"; eval "$(scripts/redis start)"
     PYTHONPATH=src python benchmarks/cluster.py --tables 30 --seconds 15 --kills 5
+    PYTHONPATH=src python benchmarks/cluster.py --tables 30 --seconds 10 --protocol 1 2 --rounds 3
+
+With ``--protocol 1 2`` it measures only the relaying: one process without Redis and a cluster
+of three, the players speaking protocol v1 and then v2 in alternated runs, each run's figures
+and the medians side by side (no kills).
 
 The services come from ``KSERI_TEST_POSTGRES_URL`` and ``KSERI_TEST_REDIS_URL`` (or
 ``--postgres`` and ``--redis``); each run gets a fresh database and Redis database.
@@ -36,7 +41,7 @@ from dataclasses import dataclass, field
 import httpx
 import websockets
 
-from server import CERTIFICATES, Stats, cpu_seconds, honest_address
+from server import CERTIFICATES, Held, Stats, cpu_seconds, honest_address, read_message
 
 LIMITS = ("tables_per_minute=1000000,tables_burst=1000000,connections_per_address=1000000,"
           "max_backlog=100000,send_queue=100001")
@@ -145,55 +150,59 @@ class Table:
 
 
 async def seat(servers: Callable[[], list[Process]], first: int, table_id: str, token: str,
-               stats: Stats, stop: float, table: Table) -> None:
-    """Play a seat as fast as the table allows, reconnecting (to the next live process, with
-    ``since``) whenever the connection closes, until the match ends or ``stop``."""
+               stats: Stats, stop: float, table: Table, protocol: int = 1) -> None:
+    """Play a seat over ``protocol`` as fast as the table allows, reconnecting (to the next
+    live process, with ``since``) whenever the connection closes, until the match ends or
+    ``stop``."""
     index, since, readied, source = first, None, -1, honest_address()
     while not table.finished and time.perf_counter() < stop:
         live = [p for p in servers() if p.alive()] or servers()
         url = live[index % len(live)].url.replace("http", "ws", 1)
-        sent_at, last = 0.0, None
+        sent_at, held = 0.0, Held()
         try:
             async with websockets.connect(f"{url}/ws/tables/{table_id}", max_size=None, ping_interval=None,
                                           compression=None, local_addr=(source, 0), open_timeout=10) as ws:
-                await ws.send(json.dumps({"type": "hello", "protocol": 1, "token": token, "since": since}))
+                hello = {"type": "hello", "protocol": protocol, "token": token, "since": since}
+                await ws.send(json.dumps(hello))
                 number = None
                 while True:
                     try:  # a table that stalls must not outlast the run
                         text = await asyncio.wait_for(ws.recv(), max(0.1, stop - time.perf_counter()))
                     except TimeoutError:
                         return
-                    message = json.loads(text)
-                    if message["type"] == "welcome":
-                        number = message["seat"]
+                    message = read_message(text)
+                    if message.type == "welcome":
+                        number = message.seat
                         continue
-                    if message["type"] == "error":
-                        if message["code"] != "stale" or last is None:
+                    if message.type == "error":
+                        if message.code != "stale" or since is None:
                             continue
-                        sent_at, message = 0.0, last  # acted on an old state: act on the latest
-                    if message["type"] != "state":
+                        sent_at = 0.0  # acted on an old state: act on the latest
+                    elif message.type in ("state", "delta"):
+                        held.take(message)
+                        table.arrivals.append((time.perf_counter(), message.seq))
+                        since = message.seq
+                        event = message.event
+                        if sent_at and event and event.kind == "play" and event.seat == number:
+                            stats.latencies.append(time.perf_counter() - sent_at)
+                            sent_at = 0.0
+                    else:
                         continue
-                    if message is not last:
-                        table.arrivals.append((time.perf_counter(), message["seq"]))
-                        since, last = message["seq"], message
-                    event = message["event"]
-                    if sent_at and event and event["kind"] == "play" and event["seat"] == number:
-                        stats.latencies.append(time.perf_counter() - sent_at)
-                        sent_at = 0.0
-                    if message["table"]["status"] == "finished":
+                    if held.table is None or held.fairness is None:
+                        continue
+                    if held.table.status == "finished":
                         table.finished = True
                         return
                     if time.perf_counter() > stop:
                         return
-                    view = message["view"]
-                    if view is None or view["phase"] == "round-over":
-                        if message["fairness"]["round"] != readied:
-                            readied = message["fairness"]["round"]
+                    view = held.view
+                    if view is None or view.phase == "round-over":
+                        if held.fairness.round != readied:
+                            readied = held.fairness.round
                             await ws.send(json.dumps({"type": "ready"}))
-                    elif view["turn"] == number and not sent_at:
+                    elif view.turn == number and not sent_at:
                         sent_at = time.perf_counter()
-                        play = {"type": "play", "card": view["hand"][0], "seq": message["seq"]}
-                        await ws.send(json.dumps(play))
+                        await ws.send(json.dumps({"type": "play", "card": view.hand[0], "seq": since}))
         except (OSError, TimeoutError, websockets.ConnectionClosed, websockets.InvalidStatus):
             pass
         index += 1
@@ -222,26 +231,30 @@ async def open_table(servers: list[Process], number: int) -> tuple[str, str, str
         await asyncio.sleep(0.2)
 
 
-async def lane(servers: list[Process], number: int, stats: Stats, stop: float, tables: list[Table]) -> None:
+async def lane(servers: list[Process], number: int, stats: Stats, stop: float, tables: list[Table],
+               protocol: int = 1) -> None:
     """Matches one after another until ``stop``, each player on a different process."""
     game = 0
     while time.perf_counter() < stop:
         table_id, first, second = await open_table(servers, number + game)
         table = Table()
         tables.append(table)
-        await asyncio.gather(seat(lambda: servers, number + game, table_id, first, stats, stop, table),
-                             seat(lambda: servers, number + game + 1, table_id, second, stats, stop, table))
+        await asyncio.gather(
+            seat(lambda: servers, number + game, table_id, first, stats, stop, table, protocol),
+            seat(lambda: servers, number + game + 1, table_id, second, stats, stop, table, protocol))
         game += 1
 
 
 async def load(servers: list[Process], tables: int, seconds: float,
-               during: Callable[[list[Table]], Awaitable[None]] | None = None
+               during: Callable[[list[Table]], Awaitable[None]] | None = None, protocol: int = 1
                ) -> tuple[float, float, float, float, list[Table]]:
-    """Plays/s, median and p99 ms, server CPU ms per play (all processes), and the tables."""
+    """Plays/s, median and p99 ms, server CPU ms per play (all processes), and the tables; the
+    players speak ``protocol``."""
     stats, played = Stats(), list[Table]()
     cpu = sum(cpu_seconds(p.process.pid if p.process else None) for p in servers)
     start = time.perf_counter()
-    lanes = asyncio.gather(*(lane(servers, n * 7, stats, start + seconds, played) for n in range(tables)))
+    lanes = asyncio.gather(*(lane(servers, n * 7, stats, start + seconds, played, protocol)
+                             for n in range(tables)))
     if during is not None:
         await during(played)
     await lanes
@@ -265,9 +278,16 @@ def main() -> None:
     parser.add_argument("--kills", type=int, default=5, help="kill -9s for the takeover time")
     parser.add_argument("--postgres", default=os.environ.get("KSERI_TEST_POSTGRES_URL"))
     parser.add_argument("--redis", default=os.environ.get("KSERI_TEST_REDIS_URL"))
+    parser.add_argument("--protocol", type=int, nargs="+", choices=(1, 2), default=[1],
+                        help="the players' protocol(s); several: only the relaying, alternated runs")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="alternated runs of each protocol (with --protocol 1 2)")
     args = parser.parse_args()
     if not args.postgres or not args.redis:
         raise SystemExit("give --postgres and --redis (or KSERI_TEST_POSTGRES_URL and KSERI_TEST_REDIS_URL)")
+    if len(args.protocol) > 1:
+        compare_protocols(args.postgres, args.redis, args.tables, args.seconds, args.protocol, args.rounds)
+        return
     rows = []
     for label, redis_url, size in (("1 process, no Redis", None, 1), ("cluster, 1 process", args.redis, 1),
                                    ("cluster, 2 processes", args.redis, 2),
@@ -327,6 +347,37 @@ def main() -> None:
     if restarts:
         print(f"rolling SIGTERM restart of 3 processes adds to a game ({len(restarts)} games): median "
               f"{statistics.median(restarts):.2f} s, max {max(restarts):.2f} s")
+
+
+def compare_protocols(postgres: str, redis_url: str, tables: int, seconds: float, protocols: list[int],
+                      rounds: int) -> None:
+    """One process without Redis and a cluster of three, each protocol in alternated runs:
+    each run's figures, then the medians and the cluster's overhead per play over one process."""
+    setups = (("1 process, no Redis", None, 1), ("cluster, 3 processes", redis_url, 3))
+    runs: dict[tuple[str, int], list[tuple[float, float, float, float]]] = {}
+    for _ in range(rounds):
+        for protocol in protocols:
+            for label, redis_db, size in setups:
+                servers = cluster(postgres, redis_db, size)
+                try:
+                    figures = asyncio.run(load(servers, tables, seconds, protocol=protocol))[:4]
+                finally:
+                    drop(postgres, servers)
+                runs.setdefault((label, protocol), []).append(figures)
+    print(f"kseri cluster on one machine ({os.cpu_count()} cores): PostgreSQL, Redis, clients on the same "
+          f"machine; {tables} tables, {rounds} alternated runs of {seconds:g} s per protocol")
+    print(f"{'':>26} {'plays/s':>8} {'median ms':>10} {'p99 ms':>8} {'CPU ms/play':>12}")
+    for (label, protocol), measured in runs.items():
+        for number, (rate, median, p99, cpu) in enumerate(measured, 1):
+            print(f"{f'{label} v{protocol} #{number}':>26} {rate:8.0f} {median:10.1f} {p99:8.1f} {cpu:12.2f}")
+    for protocol in protocols:
+        medians = {label: [statistics.median(run[column] for run in runs[(label, protocol)])
+                           for column in range(4)] for label, _, _ in setups}
+        for label, (rate, median, p99, cpu) in medians.items():
+            print(f"{f'{label} v{protocol} median':>26} {rate:8.0f} {median:10.1f} {p99:8.1f} {cpu:12.2f}")
+        single, relayed = (medians[label][3] for label, _, _ in setups)
+        print(f"{f'v{protocol}: the cluster of 3':>26} costs {relayed - single:+.2f} ms a play over one "
+              f"process (x{relayed / single:.2f})")
 
 
 if __name__ == "__main__":

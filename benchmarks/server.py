@@ -14,6 +14,11 @@ two share the cores, and the round trips count the load generator's waits too).
     PYTHONPATH=src python benchmarks/server.py --attack        # also under attack (attack.py)
     PYTHONPATH=src python benchmarks/server.py --attack --descriptors 1024   # a default limit
     PYTHONPATH=src python benchmarks/server.py --trace plays.json   # each play's send time, round trip
+    PYTHONPATH=src python benchmarks/server.py --protocol 1 2 --rounds 3   # v1 and v2, alternated
+
+With ``--protocol 1 2`` the players speak protocol v1 (a full ``state`` after each play) and v2
+(a ``delta``) in alternated runs of the same server, and the medians of each are printed side
+by side.
 
 Honest players connect from 127.0.0.2 and the attackers from other loopback addresses, so the
 server's per-address limits meet the attackers alone, as they would on a real network.
@@ -36,6 +41,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import httpx
 import msgspec
@@ -81,7 +87,8 @@ class SeenFairness(msgspec.Struct):
 class Seen(msgspec.Struct):
     """The few fields of a server message a scripted player reads; msgspec skips the rest of
     the 7 to 13 KB without building it (a whole parse and free with orjson was most of this
-    load generator's time, 0.45 ms a play against 0.17, on the cores it shares with the server)."""
+    load generator's time, 0.45 ms a play against 0.17, on the cores it shares with the server).
+    A v2 ``delta`` (a few hundred bytes) has its ``changes`` instead."""
 
     type: str
     seq: int = 0
@@ -90,9 +97,47 @@ class Seen(msgspec.Struct):
     table: SeenTable | None = None
     view: SeenView | None = None
     fairness: SeenFairness | None = None
+    changes: dict[str, dict[str, Any]] | None = None
+    code: str | None = None
 
 
 read_message = msgspec.json.Decoder(Seen).decode
+
+
+class Held:
+    """What a v2 player holds of its table's state, kept by applying each delta's changes to
+    the few fields it reads (``kseri.server.delta.apply``'s rule)."""
+
+    def __init__(self) -> None:
+        self.table: SeenTable | None = None
+        self.view: SeenView | None = None
+        self.fairness: SeenFairness | None = None
+
+    def take(self, message: Seen) -> None:
+        """Hold a full state, or apply a delta."""
+        if message.type == "state":
+            self.table, self.view, self.fairness = message.table, message.view, message.fairness
+            return
+        changes = message.changes or {}
+        if "table" in changes:
+            self.table = SeenTable(self._field(changes["table"], "status", self.table))
+        if "fairness" in changes:
+            self.fairness = SeenFairness(self._field(changes["fairness"], "round", self.fairness))
+        if "view" in changes:
+            change, view = changes["view"], self.view
+            if "replace" in change:
+                new = change["replace"]
+                self.view = None if new is None else SeenView(new["phase"], new["turn"], new["hand"])
+            elif view is not None:
+                values, grown = change.get("set", {}), change.get("add", {})
+                hand = values.get("hand", view.hand) + grown.get("hand", [])
+                self.view = SeenView(values.get("phase", view.phase), values.get("turn", view.turn), hand)
+
+    @staticmethod
+    def _field(change: dict[str, Any], name: str, held: Any) -> Any:
+        if "replace" in change:
+            return change["replace"][name]
+        return change.get("set", {}).get(name, getattr(held, name))
 
 
 @dataclass
@@ -112,25 +157,27 @@ class Stats:
         return len(ordered) / elapsed, median * 1000, p99 * 1000
 
 
-async def player(url: str, table_id: str, token: str, stats: Stats, stop: float, source: str) -> bool:
-    """Play a seat as fast as the table allows; True when the match ended before ``stop``
-    (at ``stop`` it leaves, even while waiting: its partner may have left already, and the
-    server would play that seat only after its grace period)."""
+async def player(url: str, table_id: str, token: str, stats: Stats, stop: float, source: str,
+                 protocol: int = 1) -> bool:
+    """Play a seat as fast as the table allows, over ``protocol``; True when the match ended
+    before ``stop`` (at ``stop`` it leaves, even while waiting: its partner may have left
+    already, and the server would play that seat only after its grace period)."""
     try:
         async with asyncio.timeout(max(0.0, stop - time.perf_counter())):
-            return await _play_seat(url, table_id, token, stats, source)
+            return await _play_seat(url, table_id, token, stats, source, protocol)
     except TimeoutError:
         return False
 
 
-async def _play_seat(url: str, table_id: str, token: str, stats: Stats, source: str) -> bool:
+async def _play_seat(url: str, table_id: str, token: str, stats: Stats, source: str, protocol: int) -> bool:
     address = f"{url.replace('http', 'ws', 1)}/ws/tables/{table_id}"
     async with websockets.connect(address, max_size=None, ping_interval=None, compression=None,
                                   local_addr=(source, 0)) as ws:
-        await ws.send(json.dumps({"type": "hello", "protocol": 1, "token": token}))
+        await ws.send(json.dumps({"type": "hello", "protocol": protocol, "token": token}))
         seat = None
         sent_at = 0.0
         readied = -1
+        held = Held()
         async for text in ws:
             message = read_message(text)
             if message.type == "welcome":
@@ -138,19 +185,22 @@ async def _play_seat(url: str, table_id: str, token: str, stats: Stats, source: 
                 continue
             if message.type == "error":
                 raise RuntimeError(f"the server refused a play: {text!r}")
-            if message.type != "state" or message.table is None or message.fairness is None:
+            if message.type not in ("state", "delta"):
+                continue
+            held.take(message)
+            if held.table is None or held.fairness is None:
                 continue
             event = message.event
             if sent_at and event and event.kind == "play" and event.seat == seat:
                 stats.latencies.append(time.perf_counter() - sent_at)
                 stats.sent.append(sent_at)
                 sent_at = 0.0
-            if message.table.status == "finished":
+            if held.table.status == "finished":
                 return True
-            view = message.view
+            view = held.view
             if view is None or view.phase == "round-over":
-                if message.fairness.round != readied:
-                    readied = message.fairness.round
+                if held.fairness.round != readied:
+                    readied = held.fairness.round
                     await ws.send(json.dumps({"type": "ready"}))
             elif view.turn == seat and not sent_at:
                 sent_at = time.perf_counter()
@@ -158,8 +208,9 @@ async def _play_seat(url: str, table_id: str, token: str, stats: Stats, source: 
     return False
 
 
-async def table_loop(url: str, stats: Stats, stop: float) -> None:
-    """Play two-player matches one after another until ``stop``, each from its own address."""
+async def table_loop(url: str, stats: Stats, stop: float, protocol: int = 1) -> None:
+    """Play two-player matches one after another until ``stop``, each from its own address,
+    its players speaking ``protocol``."""
     while time.perf_counter() < stop:
         address = honest_address()
         transport = httpx.AsyncHTTPTransport(local_address=address, verify=CERTIFICATES)
@@ -168,8 +219,8 @@ async def table_loop(url: str, stats: Stats, stop: float) -> None:
             created = answer.json()
             table_id = created["table"]["id"]
             joined = (await client.post(f"{url}/api/tables/{table_id}/join", json={})).json()
-        await asyncio.gather(player(url, table_id, created["token"], stats, stop, address),
-                             player(url, table_id, joined["token"], stats, stop, address))
+        await asyncio.gather(player(url, table_id, created["token"], stats, stop, address, protocol),
+                             player(url, table_id, joined["token"], stats, stop, address, protocol))
 
 
 def cpu_seconds(pid: int | None) -> float:
@@ -182,14 +233,15 @@ def cpu_seconds(pid: int | None) -> float:
 
 
 async def measure(url: str, tables: int, seconds: float, pid: int | None = None,
-                  stats: Stats | None = None) -> tuple[float, float, float, float, float]:
+                  stats: Stats | None = None, protocol: int = 1) -> tuple[float, float, float, float, float]:
     """Plays per second, median and p99 round trip (ms), and the server's and this load
-    generator's CPU ms per play (each play recorded in ``stats`` when given)."""
+    generator's CPU ms per play (each play recorded in ``stats`` when given), the players
+    speaking ``protocol``."""
     stats = Stats() if stats is None else stats
     start = time.perf_counter()
     cpu, own = cpu_seconds(pid), time.process_time()
     stop = start + seconds
-    await asyncio.gather(*(table_loop(url, stats, stop) for _ in range(tables)))
+    await asyncio.gather(*(table_loop(url, stats, stop, protocol) for _ in range(tables)))
     plays = max(1, len(stats.latencies))
     cpu, own = cpu_seconds(pid) - cpu, time.process_time() - own
     return (*stats.summary(time.perf_counter() - start), cpu * 1000 / plays, own * 1000 / plays)
@@ -251,7 +303,13 @@ def main() -> None:
                         "(soft and hard), e.g. 1024 as on many machines: the slow client's target")
     parser.add_argument("--trace", type=Path, help="write the loaded run's plays to this JSON file: "
                         "[send time (s, monotonic clock), round trip (ms)] each")
+    parser.add_argument("--protocol", type=int, nargs="+", choices=(1, 2), default=[1],
+                        help="the players' protocol version(s); several: alternated runs, side by side")
+    parser.add_argument("--rounds", type=int, default=1, help="loaded runs of each protocol (alternated)")
     args = parser.parse_args()
+    if len(args.protocol) > 1 or args.rounds > 1:
+        compare_protocols(args.tables, args.seconds, args.protocol, args.rounds)
+        return
     with tempfile.TemporaryDirectory() as folder:
         started = None if args.url else start_server(Path(folder), descriptors=args.descriptors)
         process, url = started or (None, args.url)
@@ -273,13 +331,45 @@ def main() -> None:
     print(f"kseri server, SQLite, durable commits, {os.cpu_count()} cores; client and server on one machine")
     print(f"{'':>22} {'plays/s':>9} {'median ms':>10} {'p99 ms':>8} {'server CPU ms/play':>19} "
           f"{'client CPU ms/play':>19}")
-    rows = (("1 table (baseline)", base), (f"{args.tables} tables", loaded))
-    for label, (rate, median, p99, cpu, own) in rows:
-        print(f"{label:>22} {rate:9.0f} {median:10.1f} {p99:8.1f} {cpu:19.2f} {own:19.2f}")
+    print_row("1 table (baseline)", base)
+    print_row(f"{args.tables} tables", loaded)
     if attacked is not None:
         (rate, median, p99, _, _), seen = attacked
         print(f"{f'{args.tables} under attack':>22} {rate:9.0f} {median:10.1f} {p99:8.1f}")
         print(f"the attackers: {seen}")
+
+
+def compare_protocols(tables: int, seconds: float, protocols: list[int], rounds: int) -> None:
+    """Loaded runs of each protocol, alternated on one started server, and their medians."""
+    runs: dict[int, list[tuple[float, float, float, float, float]]] = {p: [] for p in protocols}
+    with tempfile.TemporaryDirectory() as folder:
+        process, url = start_server(Path(folder))
+        try:
+            for protocol in protocols:  # a short warm-up of each, not counted
+                asyncio.run(measure(url, tables, min(3.0, seconds), process.pid, protocol=protocol))
+            for _ in range(rounds):
+                for protocol in protocols:
+                    runs[protocol].append(asyncio.run(measure(url, tables, seconds, process.pid,
+                                                              protocol=protocol)))
+        finally:
+            process.terminate()
+            process.wait(10)
+    print(f"kseri server, SQLite, durable commits, {os.cpu_count()} cores; client and server on one machine; "
+          f"{tables} tables, {rounds} alternated runs of {seconds:g} s per protocol")
+    print(f"{'':>22} {'plays/s':>9} {'median ms':>10} {'p99 ms':>8} {'server CPU ms/play':>19} "
+          f"{'client CPU ms/play':>19}")
+    for protocol in protocols:
+        for number, figures in enumerate(runs[protocol], 1):
+            print_row(f"v{protocol} run {number}", figures)
+    for protocol in protocols:
+        print_row(f"v{protocol} median", tuple(statistics.median(run[column] for run in runs[protocol])
+                                                for column in range(5)))
+
+
+def print_row(label: str, figures: tuple[float, ...]) -> None:
+    """One row of figures: plays/s, median and p99 ms, the server's and the client's CPU ms a play."""
+    rate, median, p99, cpu, own = figures
+    print(f"{label:>22} {rate:9.0f} {median:10.1f} {p99:8.1f} {cpu:19.2f} {own:19.2f}")
 
 
 if __name__ == "__main__":

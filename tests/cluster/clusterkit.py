@@ -73,19 +73,22 @@ class Cluster:
     redis_url: str
     size: int = 3
     options: dict[str, str] = field(default_factory=dict)
+    env: dict[str, str] = field(default_factory=dict)
+    """Environment variables of every process (:meth:`add` may give one its own)."""
     servers: list[Server] = field(default_factory=list)
     retired: list[Server] = field(default_factory=list)
     """Processes that stopped and were replaced (their logs stay readable)."""
 
-    def add(self) -> Server:
-        """Start one more process."""
-        server = Server(self.database_url, {"--redis": self.redis_url, "--lease": LEASE, **self.options})
+    def add(self, env: dict[str, str] | None = None) -> Server:
+        """Start one more process (``env``: its environment variables instead of :attr:`env`)."""
+        server = Server(self.database_url, {"--redis": self.redis_url, "--lease": LEASE, **self.options},
+                        env=self.env if env is None else env)
         self.servers.append(server)
         return server.start()
 
     def start(self) -> Cluster:
-        """Start the processes (at once)."""
-        with ThreadPoolExecutor(self.size) as pool:
+        """Start the processes (at once; none when :attr:`size` is 0)."""
+        with ThreadPoolExecutor(max(1, self.size)) as pool:
             list(pool.map(lambda _: self.add(), range(self.size)))
         return self
 

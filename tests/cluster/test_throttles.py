@@ -1,16 +1,18 @@
 """The cluster's allowances are one (``server/throttles.py``): a client rotating across the
-processes meets the throttle it would meet on one process, and ``max_live_tables`` is a ceiling
-on the whole cluster's tables."""
+processes meets the throttle it would meet on one process, the WebSockets it holds count on
+every process, and ``max_live_tables`` is a ceiling on the whole cluster's tables."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 
 import httpx
+import websockets
 from clusterkit import Cluster
 from playerkit import Browser
-from serverkit import Server, human
+from serverkit import Client, Server, human
 
 OPEN = "connections_per_address=100000,http_connections_per_address=100000"
 """Every test here opens its connections from one address (loopback)."""
@@ -61,3 +63,48 @@ def test_max_live_tables_is_the_clusters_ceiling(start_cluster: Callable[..., Cl
         time.sleep(0.2)
     refused = create(third)  # it holds none itself
     assert refused.status_code == 503 and refused.json()["error"]["code"] == "too-many-tables", refused.text
+
+
+CAP = 30
+"""WebSockets one address may hold at once in the test below (new ones: 30 a minute, one every 2 s)."""
+
+
+async def admitted(server: Server, table_id: str) -> Client | None:
+    """A spectator's connection after waiting for the address's next new-connection token
+    (``None``: the upgrade was refused, 403)."""
+    await asyncio.sleep(60 / CAP + 0.2)
+    try:
+        return await Client.connect(server, table_id)
+    except websockets.InvalidStatus as refused:
+        assert refused.response.status_code == 403, refused
+        return None
+
+
+def test_a_client_spreading_websockets_over_three_processes_meets_one_cap(
+        start_cluster: Callable[..., Cluster]) -> None:
+    """``connections_per_address`` counts the WebSockets an address holds on every process: a
+    closed one is given back to all of them, and a killed process's stop counting."""
+    cluster = start_cluster(3, limits=f"http_connections_per_address=100000,connections_per_address={CAP}")
+    first, second, owner = cluster.servers
+    table_id = owner.create([human(), human()])["table"]["id"]
+
+    async def spread() -> None:
+        held: dict[int, list[Client]] = {0: [], 1: [], 2: []}
+        for index in [0] * 4 + [1] * 13 + [2] * 13:  # 4 + 13 + 13: each process holds under the cap
+            held[index].append(await Client.connect(cluster.servers[index], table_id))
+        for server in cluster.servers:
+            assert await admitted(server, table_id) is None
+        await held[1].pop().close()  # given back, whichever process it was counted on
+        again = await admitted(second, table_id) or await admitted(owner, table_id)
+        assert again is not None
+        assert await admitted(first, table_id) is None
+        first.kill()  # its 4 stop counting once its entry in Redis runs out
+        deadline = time.monotonic() + 60
+        taken = 0
+        while taken < 4:
+            if await admitted(cluster.servers[1 + taken % 2], table_id) is not None:
+                taken += 1
+            assert time.monotonic() < deadline, f"only {taken} of the killed process's 4 were given back"
+        assert await admitted(second, table_id) is None and await admitted(owner, table_id) is None
+
+    asyncio.run(spread())

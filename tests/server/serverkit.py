@@ -71,6 +71,8 @@ class Server:
     log: Path | None = None
     descriptors: tuple[int, int] | None = None
     """The process's (soft, hard) limit on open descriptors, when not the test runner's."""
+    env: dict[str, str] = field(default_factory=dict)
+    """Environment variables the process gets besides the test runner's (a skewed clock)."""
 
     @property
     def http(self) -> str:
@@ -89,7 +91,8 @@ class Server:
         os.close(handle)
         self.log = Path(name)
         with self.log.open("wb") as log:
-            self.process = subprocess.Popen(args, env=dict(os.environ), stdout=log, stderr=subprocess.STDOUT,
+            self.process = subprocess.Popen(args, env={**os.environ, **self.env}, stdout=log,
+                                            stderr=subprocess.STDOUT,
                                             preexec_fn=self._limit_descriptors if self.descriptors else None)
         deadline = time.monotonic() + START_TIMEOUT
         while time.monotonic() < deadline:

@@ -199,6 +199,14 @@ class Counter:
         else:
             self._counts.pop(key, None)
 
+    def force(self, key: str) -> None:
+        """Count one more for ``key``, ceiling or not (another counter allowed it)."""
+        self._counts[key] = self._counts.get(key, 0) + 1
+
+    def counts(self) -> dict[str, int]:
+        """Each key's count (a copy)."""
+        return dict(self._counts)
+
 
 def client_address(scope: Scope) -> str:
     """The peer's address as the server sees it (a proxy's, behind one)."""

@@ -47,7 +47,8 @@ FORWARDED = b"x-kseri-forwarded"
 """The header on an HTTP request another process forwarded (it is never forwarded again)."""
 HTTP_TIMEOUT = 45.0
 """Seconds a forwarded request may take (a seek's status waits up to 30 s for news)."""
-TABLE_PATH = re.compile(r"^/api/tables/([^/]+)(/.*)?$")
+TABLE_PATH = re.compile(r"^/api/(?:moderation/)?tables/([^/]+)(/.*)?$")
+"""A request about one table (a player's, or a moderator's close): its holder answers it."""
 SEEKS_PATH = "/api/seeks"
 PAIRING_KEY = "kseri:pairing"
 """The process that holds the seeks and pairs them (one at a time, under an expiring key)."""

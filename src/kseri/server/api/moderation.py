@@ -214,7 +214,7 @@ async def close_table(table_id: str, body: ReasonBody, user: CheckedUser, reques
     finished one cannot be closed (409)."""
     players = await _moderator(request, user)
     tables: TableRegistry = request.app.state.tables
-    table = await tables.get(table_id[:40])  # held by another process: "table-moving" (409)
+    table = await tables.get(table_id[:40])  # in a cluster, its holder answers (server/relay.py)
     if table is None:
         raise ApiError(404, "no-such-table", f"there is no table {table_id[:40]!r}")
     if table.state.status == "finished":

@@ -16,7 +16,7 @@ from kseri.records import record_problems
 from kseri.rules import PRESET_SOURCES, PRESETS, Rules, RulesError
 from kseri.server.accounts import User, optional_user
 from kseri.server.errors import ApiError, errors
-from kseri.server.limits import Counter, KeyedBuckets, client_address, origin_allowed
+from kseri.server.limits import client_address, origin_allowed
 from kseri.server.moderation import ModerationError, check_may_meet, check_may_play, check_may_watch
 from kseri.server.registry import TableRegistry
 from kseri.server.resign import ResignRefused, resign
@@ -29,16 +29,17 @@ router = APIRouter()
 
 
 class Allowances:
-    """Each address's allowances: new tables (every process's, through ``throttles``), new
-    connections and connections open at once (this process's)."""
+    """Each address's allowances, every process's through ``throttles``: new tables, new
+    connections and connections open at once."""
 
     def __init__(self, settings: ServerSettings, throttles: Throttles) -> None:
         limits = settings.limits
         self.throttles = throttles
         self.tables = throttles.buckets("tables", limits.tables_per_minute / 60, limits.tables_burst)
         """Shared with the seeks, which open tables too (``server/pairing.py``)."""
-        self.connections = KeyedBuckets(limits.connections_per_address / 60, limits.connections_per_address)
-        self.sockets = Counter(limits.connections_per_address)
+        self.connections = throttles.buckets("connections", limits.connections_per_address / 60,
+                                             limits.connections_per_address)
+        self.sockets = throttles.counter("sockets", limits.connections_per_address)
 
 
 async def _tables(request: Request) -> TableRegistry:
@@ -410,7 +411,7 @@ async def play_socket(websocket: WebSocket, table_id: str) -> None:
             return
     address = client_address(websocket.scope)
     allowances: Allowances = state.allowances
-    if not allowances.connections.take(address) or not allowances.sockets.acquire(address):
+    if await allowances.connections.take(address) or not await allowances.sockets.acquire(address):
         await websocket.close(1008, f"too many connections from one address (at most "
                               f"{settings.limits.connections_per_address} at once)")
         return
