@@ -22,8 +22,10 @@ ON_SCREEN = """() => ({
   handover: document.querySelector("#handover")?.dataset.seat ?? null,
   handoverText: document.querySelector("#handover-title")?.textContent ?? null,
   over: Boolean(document.querySelector("#offline-download")),
+  moving: document.querySelectorAll(".flying-card, .sweeping").length,
 })"""
-"""What the page shows now: the hands on screen (by their labels), the hand-over's seat."""
+"""What the page shows now: the hands on screen (by their labels), the hand-over's seat, the
+cards still moving (a play flying to the pile, a capture swept to its taker)."""
 
 
 def check_axe(page: Page) -> None:
@@ -35,6 +37,7 @@ def on_screen(page: Page) -> dict[str, object]:
     seen: dict[str, object] = page.evaluate(ON_SCREEN)
     assert len(seen["hands"]) <= 1, f"two hands on screen: {seen}"  # type: ignore[arg-type]
     assert not (seen["hands"] and seen["handover"] is not None), f"a hand during the hand-over: {seen}"
+    assert not (seen["moving"] and seen["handover"] is not None), f"a hand-over mid-motion: {seen}"
     return seen
 
 
@@ -83,10 +86,10 @@ def test_two_people_play_offline_on_one_phone_across_a_reload_then_a_rematch(
                 screenshot(page, "pass-play-offline-handover-phone")
                 check_axe(page)
             if len(steps) > 9 and not reloaded:
-                centre = page.locator(".offline-centre").inner_text()
+                centre = page.locator(".centre").inner_text()
                 page.reload()
                 expect(page.locator("#handover-show")).to_be_visible(timeout=LOAD_MS)
-                assert page.locator(".offline-centre").inner_text() == centre, "resumed where it was"
+                assert page.locator(".centre").inner_text() == centre, "resumed where it was"
                 assert on_screen(page)["handover"] == str(seat), "resumed at the same hand-over"
                 reloaded = True
             page.locator("#handover-show").click()
@@ -112,7 +115,7 @@ def test_two_people_play_offline_on_one_phone_across_a_reload_then_a_rematch(
     expect(page.locator("#handover-show")).to_be_visible(timeout=30_000)
     expect(page.locator(".offline-log li")).to_have_count(0)
     assert on_screen(page)["handoverText"] in {f"Pass the device to {name}" for name in NAMES}
-    assert page.locator(".offline-others").inner_text().count("Eleni") == 1
+    assert page.locator(".opponents").inner_text().count("Eleni") == 1
 
     page.set_viewport_size(SIZES["laptop"])
     settle(page)

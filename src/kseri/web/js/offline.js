@@ -255,7 +255,7 @@ export class OfflineScreen {
     localStorage.setItem(this.savedKey, saved);
     if (this.state.phase === "match-over") this.keepFinished(JSON.parse(saved).seed);
     this.seat = this.state.seat;
-    this.table = { status: "playing", seats: this.state.levels.map((level, seat) => ({ seat, kind: level === null ? "human" : "bot" })) };
+    this.table = { status: "playing", seats: this.state.levels.map((level, seat) => ({ seat, kind: level === null ? "human" : "bot", connected: true })) };
   }
 
   /** Draw the engine's latest state as the online table does (table-centre.js): a play flies to

@@ -68,14 +68,23 @@ export class PassPlayOfflineScreen extends OfflineScreen {
   }
 
   names() {
-    return this.state.levels.map((level, seat) => (level === null ? this.setup.seats[seat].name
-      : t(this.state.levels.length > 2 ? "seat.botN" : "seat.bot", { level: levelName(level), n: seat + 1 })));
+    const levels = (this.view || this.state).levels;
+    return levels.map((level, seat) => (level === null ? this.setup.seats[seat].name
+      : t(levels.length > 2 ? "seat.botN" : "seat.bot", { level: levelName(level), n: seat + 1 })));
   }
 
-  /** The person whose play is due now (their seat), or null. */
+  /** The person whose play is due in the state drawn (their seat), or null: none while a play
+   *  is being made or is still moving on the table (the hand-over waits for its motion). */
   personDue() {
-    const s = this.state;
-    return s.phase === "playing" && !this.busy && s.levels[s.turn] === null ? s.turn : null;
+    const s = this.view;
+    const moving = this.busy || this.animating || this.queue.length > 0;
+    return s.phase === "playing" && !moving && s.levels[s.turn] === null ? s.turn : null;
+  }
+
+  /** A person's card flies from their hand on screen (the engine hides it as soon as it is played). */
+  playSource(play) {
+    const card = this.root.querySelector(`.offline-hand [data-card="${play.card}"]`);
+    return card ? card.getBoundingClientRect() : super.playSource(play);
   }
 
   /** The hand-over's tap: the engine gives the page this seat's view from now on. */
@@ -86,7 +95,7 @@ export class PassPlayOfflineScreen extends OfflineScreen {
   }
 
   renderTable() {
-    const s = this.state;
+    const s = this.view;
     const table = super.renderTable();
     const due = this.personDue();
     const hand = table.querySelector(".offline-hand");
