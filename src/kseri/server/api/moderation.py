@@ -18,7 +18,7 @@ from sqlalchemy import and_, func, or_, select
 
 from kseri.rules import Rules
 from kseri.server import db, moderation
-from kseri.server.accounts import CheckedUser, SignedIn, User
+from kseri.server.accounts import CheckedUser, SignedIn, User, users
 from kseri.server.errors import ApiError, errors
 from kseri.server.fairplay import (
     AccuracyModel,
@@ -304,13 +304,24 @@ async def history_page(store: db.Store, user_id: str, before: str | None,
                       "rating": [round(game.ratings_before[mine]), round(game.ratings_after[mine])]}
         games.append(entry)
     more = len(rows) > limit
-    return {"games": games, "signals": _signals(found, user_id),
+    return {"games": games, "signals": await _signals(store, found, user_id),
             "next": f"{page[-1].created!r}:{page[-1].id}" if more else None}
 
 
-def _signals(found: list[Signal], user_id: str) -> list[dict[str, Any]]:
-    return [{"kind": signal.kind, "evidence": signal.evidence, "tables": list(signal.tables)}
-            for signal in found if user_id in signal.subjects]
+async def _signals(store: db.Store, found: list[Signal], user_id: str) -> list[dict[str, Any]]:
+    """The signals about ``user_id`` as the page shows them, the accounts named by username."""
+    mine = [signal for signal in found if user_id in signal.subjects]
+    subjects = sorted({subject for signal in mine for subject in signal.subjects})
+    async with store.engine.connect() as connection:
+        names = dict((await connection.execute(select(users.c.id, users.c.username)
+                                               .where(users.c.id.in_(subjects)))).tuples().all())
+    shown = []
+    for signal in mine:
+        evidence = signal.evidence
+        for subject in signal.subjects:
+            evidence = evidence.replace(subject, names.get(subject, subject))
+        shown.append({"kind": signal.kind, "evidence": evidence, "tables": list(signal.tables)})
+    return shown
 
 
 @router.get("/api/moderation/players/{username}", responses=errors(401, 403, 404))
@@ -324,7 +335,7 @@ async def player_history(username: str, user: SignedIn, request: Request,
     store = players.store
     target = await moderation.account(store, username[:40])
     page = await history_page(store, target.id, None, limit)
-    spam = _signals(seek_spam(await moderation.seeks_of(store, target.id)), target.id)
+    spam = await _signals(store, seek_spam(await moderation.seeks_of(store, target.id)), target.id)
     return {
         "username": target.username,
         "games": page["games"],
