@@ -238,11 +238,12 @@ class Pairing:
         self._task = asyncio.create_task(self._forever())
 
     async def stop(self) -> None:
-        """Stop pairing."""
+        """Stop pairing (the seeks ended meanwhile logged)."""
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
+        await self._log()
 
     async def admit(self, user: User | None, address: str, rated: bool = True) -> None:
         """Refuse a new seek (:class:`AccountError`) for a rated game from an account in one (409,
