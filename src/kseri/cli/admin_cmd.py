@@ -1,6 +1,7 @@
 """``kseri admin``: moderation on the server's machine, for an operator without the web page
 (``server/moderation.py``): grant the moderator role, list reports, ban, unban, refund a banned
-player's opponents (``server/refunds.py``), rename, and read the log of actions. It works while
+player's opponents (``server/refunds.py``), rename, ban guests and addresses (and list and
+lift those bans), and read the log of actions. It works while
 the server runs (short transactions of its own)."""
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ if TYPE_CHECKING:
     from kseri.server.db import Store
 
 admin = typer.Typer(name="admin", no_args_is_help=True, rich_markup_mode=None,
-                    help="Moderation on the server's machine: moderators, reports, bans, refunds, renames.")
+                    help="Moderation on the server's machine: moderators, reports, bans (of accounts, guests "
+                    "and addresses), refunds, renames.")
 app.add_typer(admin)
 
 Answer = TypeVar("Answer")
@@ -154,3 +156,68 @@ def log_command(name: Annotated[str | None, typer.Argument(help="Only the action
         details = f" {entry['data']}" if entry["data"] else ""
         typer.echo(f"{_when(entry['at'])}  {entry['by']}: {entry['action']} {entry['username'] or ''}"
                    f"{details} because {entry['reason']}")
+
+
+DaysOption = Annotated[float | None, typer.Option(min=0, help="For this many days (default: until lifted).")]
+
+
+def _ending(until: float | None) -> str:
+    return "until lifted" if until is None else f"until {_when(until)}"
+
+
+@admin.command("ban-address")
+def ban_address_command(address: str, reason: ReasonOption, db: DbOption = None,
+                        days: DaysOption = None) -> None:
+    """Ban the address ADDRESS (as the server sees clients, behind its --trusted-proxy): no guest
+    session, sign-up, seat or seek from it."""
+    import time
+
+    from kseri.server.moderation import ban
+
+    until = None if days is None else time.time() + days * 86400
+    banned = _run(db, lambda store: ban(store, "address", address, reason, until=until))
+    typer.echo(f"{banned}: banned {_ending(until)}")
+
+
+@admin.command("unban-address")
+def unban_address_command(address: str, reason: ReasonOption, db: DbOption = None) -> None:
+    """Lift the ban on the address ADDRESS."""
+    from kseri.server.moderation import unban
+
+    lifted = _run(db, lambda store: unban(store, "address", address, reason))
+    typer.echo(f"{lifted}: ban lifted")
+
+
+@admin.command("ban-guest")
+def ban_guest_command(table: str, seat: int, reason: ReasonOption, db: DbOption = None,
+                      days: DaysOption = None) -> None:
+    """Ban the guest who held seat SEAT at table TABLE: no guest session, seat or seek for it."""
+    import time
+
+    from kseri.server.moderation import ban_guest
+
+    until = None if days is None else time.time() + days * 86400
+    key, name = _run(db, lambda store: ban_guest(store, table, seat, reason, until=until))
+    typer.echo(f"{name} ({key}): banned {_ending(until)}")
+
+
+@admin.command("unban-guest")
+def unban_guest_command(key: str, reason: ReasonOption, db: DbOption = None) -> None:
+    """Lift the ban on the guest KEY (its identity, as `kseri admin bans` lists it)."""
+    from kseri.server.moderation import unban
+
+    lifted = _run(db, lambda store: unban(store, "guest", key, reason))
+    typer.echo(f"{lifted}: ban lifted")
+
+
+@admin.command("bans")
+def bans_command(db: DbOption = None) -> None:
+    """The bans of guests and addresses in force, newest first."""
+    from kseri.server.moderation import bans_in_force
+
+    found = _run(db, bans_in_force)
+    for entry in found:
+        who = (f"address {entry['key']}" if entry["kind"] == "address"
+               else f"guest {entry['key']} ({entry['name']}, seat {entry['seat']} at table {entry['table']})")
+        typer.echo(f"{who}  since {_when(entry['since'])}, {_ending(entry['until'])}: {entry['reason']}")
+    typer.echo(f"{len(found)} bans of guests and addresses")

@@ -18,7 +18,7 @@ import hmac
 import secrets
 import time
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -155,8 +155,11 @@ class Accounts:
     """The accounts, their sessions and throttles, over the server's database."""
 
     def __init__(self, store: db.Store, signup_limit: int, signin_limit: int,
-                 throttles: Throttles | None = None) -> None:
+                 throttles: Throttles | None = None,
+                 admit: Callable[[str], Awaitable[None]] | None = None) -> None:
         self.store = store
+        self.admit = admit
+        """Refuses a sign-up from a banned address, saying why (``moderation.check_admitted``)."""
         self.hasher = PasswordHash((Argon2Hasher(),))
         self._dummy = self.hasher.hash(secrets.token_urlsafe(16))
         throttles = throttles or Throttles(None)
@@ -174,6 +177,8 @@ class Accounts:
         """A new account and its first session's token."""
         name = check_username(username)
         check_password(password, name)
+        if self.admit is not None:
+            await self.admit(address)
         wait = await self.signups.wait(address)
         if wait:
             raise AccountError(429, "throttled", "too many new accounts from this address; try later", wait,

@@ -92,6 +92,7 @@ seats = Table(
     Column("name", String(80), nullable=True),
     Column("token_hash", String(64), nullable=True),
     Column("user_id", String(24), nullable=True, index=True),  # the account holding it (accounts.py)
+    Column("guest_id", String(40), nullable=True),  # the guest who took it (guests.py)
 )
 rounds = Table(
     "rounds", metadata,

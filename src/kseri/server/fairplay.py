@@ -213,12 +213,18 @@ class AccuracyModel:
 def accuracy_model(games: Iterable[RatedGame], band: float = 100.0, least: int = 20) -> AccuracyModel:
     """Fit :class:`AccuracyModel` on every analysed player-game, in bands of ``band`` rating
     points holding at least ``least`` games (medians: a few cheaters do not move it)."""
+    return accuracy_model_of([(game.ratings_before[seat], accuracy) for game in games
+                              for seat, accuracy in enumerate(game.accuracy) if accuracy is not None],
+                             band, least)
+
+
+def accuracy_model_of(points: Iterable[tuple[float, float]], band: float = 100.0,
+                      least: int = 20) -> AccuracyModel:
+    """:func:`accuracy_model` from ``(rating before the game, accuracy)`` pairs, one per
+    analysed player-game."""
     bands: dict[int, list[tuple[float, float]]] = {}
-    for game in games:
-        for seat, accuracy in enumerate(game.accuracy):
-            if accuracy is not None:
-                rating = game.ratings_before[seat]
-                bands.setdefault(math.floor(rating / band), []).append((rating, accuracy))
+    for rating, accuracy in points:
+        bands.setdefault(math.floor(rating / band), []).append((rating, accuracy))
     kept = [bands[key] for key in sorted(bands) if len(bands[key]) >= least]
     if not kept:
         raise ValueError(f"no band of {band:g} rating points holds {least} analysed games: too few to "

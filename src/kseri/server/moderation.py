@@ -1,5 +1,11 @@
 """Moderation's data: blocks between players, reports, moderators, sanctions in force and the
-log of every moderation action (who, when, why), over the server's database (migration 0004).
+log of every moderation action (who, when, why), over the server's database (migration 0004);
+blocks and bans of guests, address bans and the log of quick-game seeks (migration 0011).
+
+Whoever moderation names is an account's id or a guest's identity (``server/guests.py``):
+an account blocks either, and the checks before a meeting (:func:`check_may_meet`,
+:func:`check_may_watch`) read both. A ban of a guest or of an address (:func:`ban`) refuses
+new guest sessions, sign-ups, seats and seeks (:func:`check_admitted`).
 
 Every action is logged in ``moderation_actions`` with its moderator (``None``: the operator,
 on the server's machine with ``kseri admin``), its target, its reason and its details; the
@@ -9,6 +15,9 @@ automatic: fair-play signals (``server/fairplay.py``) only tell moderators where
 
 from __future__ import annotations
 
+import contextlib
+import hmac
+import ipaddress
 import json
 import secrets
 import time
@@ -19,13 +28,17 @@ from sqlalchemy import (
     Column,
     Float,
     ForeignKey,
+    Index,
     Integer,
     String,
     Table,
     Text,
+    UniqueConstraint,
+    and_,
     delete,
     func,
     insert,
+    or_,
     select,
     update,
 )
@@ -33,6 +46,9 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from kseri.server import db
 from kseri.server.accounts import AccountError, check_username, username_key, users
+from kseri.server.fairplay import Seek, SeekOutcome
+from kseri.server.guests import is_guest
+from kseri.server.seats import hash_token
 
 ReportReason = Literal["cheating", "boosting", "sandbagging", "abuse", "offensive-name", "stalling", "other"]
 """Why a player may be reported (a fixed list: no free text but the short note)."""
@@ -44,6 +60,11 @@ SanctionKind = Literal["mute", "rated-ban", "ban"]
 SANCTIONS: tuple[str, ...] = get_args(SanctionKind)
 OPERATOR = "the operator"
 """Who an action taken on the server's machine (``kseri admin``) is shown as taken by."""
+BanKind = Literal["guest", "address"]
+"""What a ban without an account names: a guest (its identity) or an address."""
+BAN_KINDS: tuple[str, ...] = get_args(BanKind)
+SEEKS_KEPT = 30 * 86400
+"""Seconds an account's seeks are kept in the seek log (the seek-spam signal reads them)."""
 
 blocks = Table(
     "blocks", db.metadata,
@@ -86,11 +107,43 @@ sanctions = Table(
     Column("until", Float, nullable=True),
     Column("action_id", Integer, ForeignKey("moderation_actions.id"), nullable=False),
 )
+guest_blocks = Table(
+    "guest_blocks", db.metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("user_id", String(24), ForeignKey("users.id"), nullable=False, index=True),
+    Column("guest_id", String(40), nullable=False),
+    Column("name", String(80), nullable=True),
+    Column("table_id", String(40), nullable=False),
+    Column("created", Float, nullable=False),
+    UniqueConstraint("user_id", "guest_id", name="guest_blocks_once"),
+)
+"""The guests each account blocks: the guest's name and the table where they met."""
+bans = Table(
+    "bans", db.metadata,
+    Column("kind", String(8), primary_key=True),
+    Column("key", String(64), primary_key=True),
+    Column("since", Float, nullable=False),
+    Column("until", Float, nullable=True),
+    Column("action_id", Integer, ForeignKey("moderation_actions.id"), nullable=False),
+)
+"""Bans of guests (by identity) and of addresses, each pointing to the action that imposed it."""
+seek_log = Table(
+    "seek_log", db.metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("user_id", String(24), nullable=False),
+    Column("at", Float, nullable=False),
+    Column("outcome", String(10), nullable=False),
+    Index("seek_log_by_user", "user_id", "at"),
+)
+"""Each account's quick-game seeks of the last :data:`SEEKS_KEPT` seconds: when made, and
+whether paired or withdrawn."""
 
 
 STATUSES = {"unknown-player": 404, "unknown-report": 404, "unknown-table": 404, "no-reason": 422,
             "bad-reason": 422, "too-long": 422, "bad-username": 422, "bad-sanction": 422, "bad-action": 422,
-            "blocked": 403, "banned": 403, "rated-banned": 403, "not-moderator": 403, "throttled": 429}
+            "blocked": 403, "banned": 403, "not-met": 403, "unknown-seat": 404,
+            "unknown-block": 404, "bad-address": 422,
+            "rated-banned": 403, "not-moderator": 403, "throttled": 429}
 """The HTTP status each refusal is answered with (others: 409)."""
 REPORTS_PER_DAY = 10
 """Reports one account may file in a day (a player cannot flood the queue)."""
@@ -98,7 +151,7 @@ WARNINGS_SHOWN = 30 * 86400
 """Seconds a warning is shown to its player."""
 
 ABOUT_AN_ACCOUNT = (blocks.c.user_id, blocks.c.blocked_id, reports.c.reporter_id, reports.c.reported_id,
-                    moderators.c.user_id, sanctions.c.user_id)
+                    moderators.c.user_id, sanctions.c.user_id, guest_blocks.c.user_id, seek_log.c.user_id)
 """The rows that go with a deleted account (the log of actions stays)."""
 
 
@@ -187,32 +240,246 @@ async def either_blocks(store: db.Store, first: str, second: str) -> bool:
 
 
 async def blocked_pairs(store: db.Store, user_ids: list[str]) -> set[frozenset[str]]:
-    """The pairs among ``user_ids`` where one blocks the other (they may not meet)."""
+    """The pairs among ``user_ids`` (accounts' ids and guests' identities) where one blocks the
+    other (they may not meet)."""
     if len(user_ids) < 2:
         return set()
+    accounts = [who for who in user_ids if not is_guest(who)]
+    guests = [who for who in user_ids if is_guest(who)]
     async with store.engine.connect() as connection:
-        rows = (await connection.execute(select(blocks.c.user_id, blocks.c.blocked_id).where(
-            blocks.c.user_id.in_(user_ids), blocks.c.blocked_id.in_(user_ids)))).all()
+        rows = list((await connection.execute(select(blocks.c.user_id, blocks.c.blocked_id).where(
+            blocks.c.user_id.in_(accounts), blocks.c.blocked_id.in_(accounts)))).all())
+        if accounts and guests:
+            rows += (await connection.execute(select(guest_blocks.c.user_id, guest_blocks.c.guest_id).where(
+                guest_blocks.c.user_id.in_(accounts), guest_blocks.c.guest_id.in_(guests)))).all()
     return {frozenset(row) for row in rows}
 
 
 async def check_may_meet(store: db.Store, user_id: str, others: list[str]) -> None:
-    """Refuse (``blocked``) when ``user_id`` blocks, or is blocked by, any of ``others``: the check
-    before a quick game's acceptance, a join, a spectator's connection or a challenge (a
-    challenge between two accounts calls ``check_may_meet(store, challenger, [challenged])``)."""
+    """Refuse (``blocked``) when ``user_id`` (an account or a guest) blocks, or is blocked by,
+    any of ``others``: the check before a quick game's acceptance, a join, a spectator's
+    connection or a challenge (a challenge between two accounts calls
+    ``check_may_meet(store, challenger, [challenged])``)."""
     found = await blocked_pairs(store, [user_id, *[other for other in others if other != user_id]])
     if any(user_id in pair for pair in found):
         raise ModerationError("blocked", "you cannot play or watch this player: one of you blocks the other")
 
 
-async def check_may_watch(store: db.Store, user_id: str, table_id: str) -> None:
-    """Refuse (``blocked``) a spectator whom an account seated at the table blocks, or who blocks
-    one (a player seated there is never refused)."""
+async def seated(store: db.Store, table_id: str) -> list[str]:
+    """Who holds the seats of a table: each seat's account, else its guest (seats of neither
+    left out)."""
     async with store.engine.connect() as connection:
-        seated = set((await connection.scalars(select(db.seats.c.user_id).where(
-            db.seats.c.table_id == table_id, db.seats.c.user_id.is_not(None)))).all())
-    if user_id not in seated:
-        await check_may_meet(store, user_id, sorted(seated))
+        rows = (await connection.execute(select(db.seats.c.user_id, db.seats.c.guest_id).where(
+            db.seats.c.table_id == table_id))).all()
+    return [user or guest for user, guest in rows if user or guest]
+
+
+async def check_may_watch(store: db.Store, user_id: str, table_id: str) -> None:
+    """Refuse (``blocked``) a spectator (an account or a guest) whom an account seated at the
+    table blocks, or who blocks one or a guest seated there (a player seated there is never
+    refused)."""
+    found = await seated(store, table_id)
+    if user_id not in found:
+        await check_may_meet(store, user_id, found)
+
+
+# -- guests --------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class SeatHolder:
+    """Who held a seat, as a block names them: an account (by ``username``) or a guest."""
+
+    kind: Literal["account", "guest"]
+    name: str
+
+
+async def block_seat(store: db.Store, user_id: str, table_id: str, seat: int,
+                     token: str | None = None) -> SeatHolder:
+    """``user_id`` blocks whoever held ``seat`` at ``table_id``: its account, or its guest. They
+    met there: the account holds a seat at the table, or ``token`` is one of its seats'."""
+    async with store.engine.connect() as connection:
+        rows = (await connection.execute(select(
+            db.seats.c.seat, db.seats.c.user_id, db.seats.c.guest_id, db.seats.c.name, db.seats.c.token_hash)
+            .where(db.seats.c.table_id == table_id))).all()
+    if not rows:
+        raise ModerationError("unknown-table", f"there is no table {table_id!r}")
+    digest = None if token is None else hash_token(token)
+    mine = [row for row in rows if row.user_id == user_id or (
+        digest is not None and row.token_hash is not None and hmac.compare_digest(row.token_hash, digest))]
+    if not mine:
+        raise ModerationError("not-met", "you can block only a player you met: hold a seat at that table")
+    target = next((row for row in rows if row.seat == seat), None)
+    if target is None:
+        raise ModerationError("unknown-seat", f"table {table_id!r} has no seat {seat}")
+    if target in mine:
+        raise ModerationError("self", "you cannot block yourself")
+    if target.user_id is not None:
+        await block(store, user_id, target.user_id)
+        named = await username_of(store, target.user_id)
+        return SeatHolder("account", named)
+    if target.guest_id is None:
+        raise ModerationError("no-player", f"no player known to the server held seat {seat} (a bot, or "
+                                           "nobody yet)")
+    async with store.engine.begin() as connection:
+        present = await connection.scalar(select(guest_blocks.c.id).where(
+            guest_blocks.c.user_id == user_id, guest_blocks.c.guest_id == target.guest_id))
+        if present is None:
+            await connection.execute(insert(guest_blocks).values(
+                user_id=user_id, guest_id=target.guest_id, name=target.name, table_id=table_id,
+                created=time.time()))
+    return SeatHolder("guest", target.name or "Guest")
+
+
+async def username_of(store: db.Store, user_id: str) -> str:
+    """An account's username by its id."""
+    async with store.engine.connect() as connection:
+        name = await connection.scalar(select(users.c.username).where(users.c.id == user_id))
+    return str(name)
+
+
+async def guest_blocks_of(store: db.Store, user_id: str) -> list[dict[str, Any]]:
+    """The guests ``user_id`` blocks, newest first: each block's ``id`` (to undo it), the
+    guest's name and the table where they met (the guest's identity is not shown)."""
+    async with store.engine.connect() as connection:
+        rows = (await connection.execute(select(guest_blocks).where(guest_blocks.c.user_id == user_id)
+                                         .order_by(guest_blocks.c.id.desc()))).mappings().all()
+    return [{"id": r["id"], "name": r["name"] or "Guest", "table": r["table_id"], "created": r["created"]}
+            for r in rows]
+
+
+async def unblock_guest(store: db.Store, user_id: str, block_id: int) -> None:
+    """Undo one of ``user_id``'s blocks of a guest (``unknown-block`` when it has none such)."""
+    async with store.engine.begin() as connection:
+        removed = await connection.execute(delete(guest_blocks).where(
+            guest_blocks.c.user_id == user_id, guest_blocks.c.id == block_id))
+    if removed.rowcount == 0:
+        raise ModerationError("unknown-block", f"you block no guest under {block_id}")
+
+
+def _address(address: str) -> str:
+    """An address as bans key it (the compressed form of an IP address)."""
+    try:
+        return ipaddress.ip_address(address.strip()).compressed
+    except ValueError:
+        raise ModerationError("bad-address", f"{address!r} is not an IP address") from None
+
+
+def _until(until: float | None) -> str:
+    return "" if until is None else time.strftime(" until %Y-%m-%d %H:%M UTC", time.gmtime(until))
+
+
+async def check_admitted(store: db.Store, address: str, guest: str | None = None) -> None:
+    """Refuse (``banned``) a request from a banned address, or from a banned guest, saying why and
+    until when: the check before a guest session, a sign-up, a seat or a seek."""
+    keys = [and_(bans.c.kind == "guest", bans.c.key == guest)] if guest else []
+    with contextlib.suppress(ModerationError):  # no address known ("unknown"): nothing to look up
+        keys.append(and_(bans.c.kind == "address", bans.c.key == _address(address)))
+    if not keys:
+        return
+    async with store.engine.connect() as connection:
+        rows = (await connection.execute(select(bans.c.kind, bans.c.until, actions.c.reason)
+                                         .join(actions, actions.c.id == bans.c.action_id)
+                                         .where(or_(*keys)))).all()
+    now = time.time()
+    for kind, until, reason in sorted(rows):
+        if until is None or until > now:
+            who = "this address is banned" if kind == "address" else "you are banned"
+            raise ModerationError("banned", f"{who}{_until(until)}: {reason}")
+
+
+async def ban(store: db.Store, kind: str, key: str, reason: str, by: str | None = None,
+              until: float | None = None, details: dict[str, Any] | None = None) -> str:
+    """Ban a guest (``key``: its identity) or an address until ``until`` (``None``: until lifted);
+    logged as ``ban-guest`` or ``ban-address``, the reason shown to whoever is refused. Returns
+    the key banned (an address in its compressed form)."""
+    if kind not in BAN_KINDS:
+        raise ModerationError("bad-sanction", f"a ban names one of {', '.join(BAN_KINDS)}, not {kind!r}")
+    why = _reason(reason)
+    banned = _address(key) if kind == "address" else key
+    async with store.engine.begin() as connection:
+        action = await log_action(connection, by, None, f"ban-{kind}", why,
+                                  {kind: banned, "until": until, **(details or {})})
+        await connection.execute(delete(bans).where(bans.c.kind == kind, bans.c.key == banned))
+        await connection.execute(insert(bans).values(kind=kind, key=banned, since=time.time(), until=until,
+                                                     action_id=action))
+    return banned
+
+
+async def seat_guest(store: db.Store, table_id: str, seat: int) -> tuple[str, str]:
+    """The identity and name of the guest who held ``seat`` at ``table_id`` (a moderator bans
+    a guest by the seat it held)."""
+    async with store.engine.connect() as connection:
+        row = (await connection.execute(
+            select(db.seats.c.guest_id, db.seats.c.name, db.seats.c.user_id)
+            .where(db.seats.c.table_id == table_id, db.seats.c.seat == seat))).first()
+    if row is None:
+        raise ModerationError("unknown-seat", f"there is no seat {seat} at table {table_id!r}")
+    if row.guest_id is None or row.user_id is not None:
+        raise ModerationError("no-player", f"no guest held seat {seat} at table {table_id!r}")
+    return row.guest_id, row.name or "Guest"
+
+
+async def ban_guest(store: db.Store, table_id: str, seat: int, reason: str, by: str | None = None,
+                    until: float | None = None) -> tuple[str, str]:
+    """Ban the guest who held ``seat`` at ``table_id`` (:func:`ban`): its identity and name."""
+    guest, name = await seat_guest(store, table_id, seat)
+    await ban(store, "guest", guest, reason, by, until, {"name": name, "table": table_id, "seat": seat})
+    return guest, name
+
+
+async def unban(store: db.Store, kind: str, key: str, reason: str, by: str | None = None) -> str:
+    """Lift a ban of a guest or an address (logged as ``unban-guest``, ``unban-address``)."""
+    why = _reason(reason)
+    banned = _address(key) if kind == "address" else key
+    async with store.engine.begin() as connection:
+        removed = await connection.execute(delete(bans).where(bans.c.kind == kind, bans.c.key == banned))
+        if removed.rowcount == 0:
+            raise ModerationError("not-sanctioned", f"no ban of the {kind} {banned}")
+        await log_action(connection, by, None, f"unban-{kind}", why, {kind: banned})
+    return banned
+
+
+async def bans_in_force(store: db.Store) -> list[dict[str, Any]]:
+    """The bans of guests and addresses in force, newest first: kind, key, since, until, reason
+    and, for a guest, its name and the seat it was banned by."""
+    async with store.engine.connect() as connection:
+        rows = (await connection.execute(select(bans, actions.c.reason, actions.c.data)
+                                         .join(actions, actions.c.id == bans.c.action_id)
+                                         .order_by(bans.c.since.desc()))).mappings().all()
+    now = time.time()
+    found = []
+    for r in rows:
+        if r["until"] is not None and r["until"] <= now:
+            continue
+        data = json.loads(r["data"] or "{}")
+        found.append({"kind": r["kind"], "key": r["key"], "since": r["since"], "until": r["until"],
+                      "reason": r["reason"], "name": data.get("name"), "table": data.get("table"),
+                      "seat": data.get("seat")})
+    return found
+
+
+# -- the seek log --------------------------------------------------------------------------------
+
+async def log_seeks(store: db.Store, ended: list[tuple[str, float, SeekOutcome]]) -> None:
+    """Keep accounts' ended seeks ``(account, made at, outcome)`` for the seek-spam signal, and
+    forget those accounts' seeks older than :data:`SEEKS_KEPT` seconds."""
+    if not ended:
+        return
+    async with store.engine.begin() as connection:
+        await connection.execute(insert(seek_log), [{"user_id": user, "at": at, "outcome": outcome}
+                                                    for user, at, outcome in ended])
+        await connection.execute(delete(seek_log).where(
+            seek_log.c.user_id.in_(sorted({user for user, _, _ in ended})),
+            seek_log.c.at < time.time() - SEEKS_KEPT))
+
+
+async def seeks_of(store: db.Store, user_id: str) -> list[Seek]:
+    """An account's seeks of the last :data:`SEEKS_KEPT` seconds, oldest first."""
+    async with store.engine.connect() as connection:
+        rows = (await connection.execute(select(seek_log.c.at, seek_log.c.outcome).where(
+            seek_log.c.user_id == user_id, seek_log.c.at >= time.time() - SEEKS_KEPT)
+            .order_by(seek_log.c.at))).all()
+    return [Seek(user_id, at, outcome) for at, outcome in rows]
 
 
 async def muted(store: db.Store, user_id: str) -> bool:

@@ -3,9 +3,11 @@
 A signed-in player seeks a rated game (by default) or a casual one; a guest, a casual one only,
 holding its seek by the secret ``key`` the server answers with (``X-Seek-Key``). Rated seeks
 pair with rated ones, casual with casual. A seek may name a waiting seek to **accept** (the
-lobby's seek list): the two are paired at once, whatever their ratings. Two accounts one of
-which blocks the other (``server/moderation.py``) are never paired; a banned account may not
-seek, an account banned from rated play not a rated game.
+lobby's seek list): the two are paired at once, whatever their ratings. Two players one of
+which blocks the other (``server/moderation.py``; an account may block a guest, known by its
+cookie, ``server/guests.py``) are never paired; a banned account, a banned guest or anyone at
+a banned address may not seek, an account banned from rated play not a rated game. Each
+account's seeks are logged as they end, paired or withdrawn (the seek-spam signal).
 
 A seek waits in memory. Every :data:`TICK` seconds (and at once when a seek arrives) the
 seeks of each family and clock are grouped: a table's worth of players whose ratings lie
@@ -35,13 +37,15 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Protocol
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from kseri.rules import PRESETS
+from kseri.server import guests
 from kseri.server.accounts import COOKIE, AccountError, User, checked_user, errors, signed_in
+from kseri.server.fairplay import SeekOutcome
 from kseri.server.limits import Limits, client_address
-from kseri.server.moderation import check_may_play
+from kseri.server.moderation import check_admitted, check_may_play
 from kseri.server.ratings import BOT_RATINGS, ratings_of
 from kseri.server.throttles import SharedBuckets, Throttles
 
@@ -68,7 +72,9 @@ InGame = Callable[[str], Awaitable["str | None"]]
 """The rated table an account is playing (or is seated at, not yet begun), if any, on any
 process of a cluster."""
 Apart = Callable[[list[str]], Awaitable[set[frozenset[str]]]]
-"""The pairs among these accounts that may not be paired (one blocks the other)."""
+"""The pairs among these accounts and guests that may not be paired (one blocks the other)."""
+LogSeeks = Callable[[list[tuple[str, float, SeekOutcome]]], Awaitable[None]]
+"""Keeps accounts' ended seeks: ``(account, made at (UNIX time), outcome)``."""
 
 
 async def _nobody_apart(_users: list[str]) -> set[frozenset[str]]:
@@ -116,6 +122,17 @@ class Seek:
     in_game: str | None = None
     """Cancelled because the account is at this rated table (another process seated it)."""
     news: asyncio.Event = field(default_factory=asyncio.Event)
+    guest: str | None = None
+    """A guest's identity (``server/guests.py``), when its browser has one."""
+
+    @property
+    def who(self) -> str:
+        """Whom blocks name: the account, or the guest's identity (else the seek's own key)."""
+        return self.guest or self.user
+
+    def made(self) -> float:
+        """When the seek was made (UNIX time)."""
+        return time.time() - (time.monotonic() - self.since)
 
     def reach(self, now: float) -> float:
         """How far from its rating this seek accepts a partner now."""
@@ -126,7 +143,8 @@ class Seek:
         return {"id": self.id, "user": self.user, "username": self.username, "family": self.family,
                 "clock": self.clock, "rating": self.rating, "rated": self.rated, "accepts": self.accepts,
                 "waited": now - self.since, "seat": self.seat,
-                "paired": now - self.paired_at if self.seat else None, "at": time.time()}
+                "paired": now - self.paired_at if self.seat else None, "at": time.time(),
+                "guest": self.guest}
 
     @classmethod
     def restored(cls, stored: dict[str, Any]) -> Seek:
@@ -134,7 +152,7 @@ class Seek:
         now, late = time.monotonic(), max(0.0, time.time() - stored["at"])
         seek = cls(stored["id"], stored["user"], stored["username"], stored["family"], stored["clock"],
                    stored["rating"], stored["rated"], stored["accepts"], now - stored["waited"] - late,
-                   stored["seat"])
+                   stored["seat"], guest=stored.get("guest"))
         if seek.seat is not None:
             seek.paired_at = now - stored["paired"] - late
         return seek
@@ -175,7 +193,7 @@ def _group_from(pool: list[Seek], start: int, size: int, apart: set[frozenset[st
     not meet one already taken (``None`` when too few are left)."""
     group: list[Seek] = []
     for seek in pool[start:]:
-        if all(frozenset((seek.user, other.user)) not in apart for other in group):
+        if all(frozenset((seek.who, other.who)) not in apart for other in group):
             group.append(seek)
             if len(group) == size:
                 return group
@@ -187,10 +205,14 @@ class Pairing:
 
     def __init__(self, pair: Pair, bot_offer: float, limits: Limits | None = None,
                  tables: SharedBuckets | None = None, in_game: InGame | None = None,
-                 throttles: Throttles | None = None, apart: Apart = _nobody_apart) -> None:
+                 throttles: Throttles | None = None, apart: Apart = _nobody_apart,
+                 log_seeks: LogSeeks | None = None) -> None:
         self.pair = pair
         self.apart = apart
-        """Which waiting accounts may not be paired (``moderation.blocked_pairs``)."""
+        """Which waiting accounts and guests may not be paired (``moderation.blocked_pairs``)."""
+        self.log_seeks = log_seeks
+        self._ended: list[tuple[str, float, SeekOutcome]] = []
+        """Accounts' seeks ended since they were last logged."""
         self.bot_offer = bot_offer
         limits = limits or Limits()
         self.limits = limits
@@ -216,11 +238,12 @@ class Pairing:
         self._task = asyncio.create_task(self._forever())
 
     async def stop(self) -> None:
-        """Stop pairing."""
+        """Stop pairing (the seeks ended meanwhile logged)."""
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
+        await self._log()
 
     async def admit(self, user: User | None, address: str, rated: bool = True) -> None:
         """Refuse a new seek (:class:`AccountError`) for a rated game from an account in one (409,
@@ -241,9 +264,10 @@ class Pairing:
                                "from one address (quick games count)", wait)
 
     async def seek(self, user: User, rating: float, family: str, clock: int, *, rated: bool = True,
-                   accepts: str | None = None) -> Seek:
+                   accepts: str | None = None, guest: str | None = None) -> Seek:
         """A new seek (replacing the user's earlier one); ``accepts``: a waiting seek of the
-        same kind to be paired with at once (404 when there is none; 409 for one's own)."""
+        same kind to be paired with at once (404 when there is none; 409 for one's own);
+        ``guest``: a guest's identity."""
         if accepts is not None:
             target = self.seeks.get(accepts)
             if target is None or target.seat is not None:
@@ -254,19 +278,36 @@ class Pairing:
                 kind = "rated" if target.rated else "casual"
                 wanted = f"{target.family}, {target.clock} s, {kind}"
                 raise AccountError(409, "other-kind", f"that seek is for another game: {wanted}")
-            if await self.apart([user.id, target.user]):
+            if await self.apart([guest or user.id, target.who]):
                 raise AccountError(403, "blocked", "you cannot play this player: one of you blocks the other")
         for old in [s for s in self.seeks.values() if s.user == user.id and s.seat is None]:
             self.cancel(old)
-        seek = Seek(secrets.token_urlsafe(12), user.id, user.username, family, clock, rating, rated, accepts)
+        seek = Seek(secrets.token_urlsafe(12), user.id, user.username, family, clock, rating, rated, accepts,
+                    guest=guest)
         self.seeks[seek.id] = seek
         self._wake.set()
         return seek
 
     def cancel(self, seek: Seek) -> None:
         """Withdraw a seek."""
-        self.seeks.pop(seek.id, None)
+        if self.seeks.pop(seek.id, None) is not None and seek.seat is None:
+            self._ended_as(seek, "withdrawn")
         seek.news.set()
+
+    def _ended_as(self, seek: Seek, outcome: SeekOutcome) -> None:
+        """Note an account's seek ended (logged by :meth:`_log`)."""
+        if self.log_seeks is not None and not seek.user.startswith("guest:"):
+            self._ended.append((seek.user, seek.made(), outcome))
+
+    async def _log(self) -> None:
+        """Keep the seeks ended since last time (``log_seeks``)."""
+        if self.log_seeks is None or not self._ended:
+            return
+        ended, self._ended = self._ended, []
+        try:
+            await self.log_seeks(ended)
+        except Exception:  # the signal misses them; pairing goes on
+            log.exception("could not log %d ended seeks", len(ended))
 
     def status(self, seek: Seek) -> dict[str, Any]:
         """Where a seek stands: waiting (with a bot offered after a while) or paired."""
@@ -302,6 +343,7 @@ class Pairing:
             except Exception:  # the seeks wait on; the next round tries again
                 log.exception("pairing failed")
             await self._keep()
+            await self._log()
 
     async def _keep(self) -> None:
         """Store the seeks for the next holder when they changed (a new one, one paired or gone)."""
@@ -331,9 +373,9 @@ class Pairing:
         for seek in self.seeks.values():
             if seek.seat is None:
                 by_kind.setdefault((seek.family, seek.clock, seek.rated), []).append(seek)
-        accounts = sorted({seek.user for seek in self.seeks.values()
-                           if seek.seat is None and not seek.user.startswith("guest:")})
-        apart = await self.apart(accounts) if len(accounts) > 1 else set()
+        known = sorted({seek.who for seek in self.seeks.values()
+                        if seek.seat is None and not seek.who.startswith("guest:")})
+        apart = await self.apart(known) if len(known) > 1 else set()
         for (family, clock, rated), waiting in by_kind.items():
             size = PRESETS[family].players
             found = []
@@ -359,6 +401,7 @@ class Pairing:
                     continue
                 for seek in group:
                     seek.paired_at = time.monotonic()
+                    self._ended_as(seek, "paired")
                     seek.news.set()
 
 
@@ -417,9 +460,10 @@ async def _own(request: Request, seek_id: str, changing: bool) -> Seek:
 
 
 @router.post("", status_code=201, responses=errors(401, 403, 404, 409, 422, 429))
-async def create_seek(body: SeekBody, request: Request) -> dict[str, Any]:
+async def create_seek(body: SeekBody, request: Request, response: Response) -> dict[str, Any]:
     """Seek a quick game (rated, or ``casual``; a guest's is casual and its answer has the
-    ``key`` to send as ``X-Seek-Key``); poll ``GET /api/seeks/{id}`` for the seat."""
+    ``key`` to send as ``X-Seek-Key``, and the guest's cookie); poll ``GET /api/seeks/{id}``
+    for the seat. Refused to a banned account, a banned guest, or a banned address."""
     if body.family not in PRESETS:
         raise AccountError(422, "bad-family", f"unknown family {body.family!r}; the families are: "
                            + ", ".join(PRESETS))
@@ -432,17 +476,22 @@ async def create_seek(body: SeekBody, request: Request) -> dict[str, Any]:
                            "(\"casual\": true)")
     pairing = _pairing(request)
     store = request.app.state.players.store
+    token = None if user is not None else guests.guest_token(request)
+    guest = None if token is None else guests.identity(token)
+    await check_admitted(store, client_address(request.scope), guest)
     if user is not None:
         await check_may_play(store, user.id, rated=not body.casual)
     await pairing.admit(user, client_address(request.scope), rated=not body.casual)
     key = None
+    if token is not None:
+        guests.remember(request, response, token)
     if user is None:
         key = secrets.token_urlsafe(18)
         name = (body.name or "").strip() or "Guest"
         user = User(_guest_user(key), name, "", "")
     rating = 0.0 if body.casual else (await ratings_of(store, [user.id], body.family))[user.id][0].mu
     seek = await pairing.seek(user, rating, body.family, body.clock, rated=not body.casual,
-                              accepts=body.accept)
+                              accepts=body.accept, guest=guest)
     return {"id": seek.id, **({"key": key} if key else {}), **pairing.status(seek)}
 
 

@@ -29,7 +29,7 @@ from kseri.analysis import analyse_record
 from kseri.engine import KSERI_KINDS
 from kseri.records import match_from_record, record_problems
 from kseri.rules import PRESETS, Rules
-from kseri.server import accounts, db, moderation
+from kseri.server import accounts, db, guests, moderation
 from kseri.server.accounts import (
     COOKIE,
     DELETED_NAME,
@@ -142,11 +142,13 @@ class Players:
         self.live = tables.live
         settings = self.settings = tables.settings
         limits = settings.limits
-        self.accounts = Accounts(store, limits.signups_per_hour, limits.failed_signins, throttles)
+        self.accounts = Accounts(store, limits.signups_per_hour, limits.failed_signins, throttles,
+                                 admit=lambda address: moderation.check_admitted(store, address))
         self.offline_uploads = (throttles or Throttles(None)).window("offline-uploads", *OFFLINE_UPLOADS)
         self.pairing = Pairing(self._seat_group, settings.bot_offer, limits, table_allowance,
                                self.rated_table_of, throttles,
-                               lambda users: moderation.blocked_pairs(store, users))
+                               lambda users: moderation.blocked_pairs(store, users),
+                               lambda ended: moderation.log_seeks(store, ended))
         self.pairing.keeper = tables.seek_keeper(self.pairing.restore)
         self._workers: ProcessPoolExecutor | None = None
         self._analysing: dict[str, asyncio.Future[dict[str, Any]]] = {}
@@ -232,6 +234,9 @@ class Players:
         table = await self.tables.create(rules, free, casual=not rated, public=False, clock=clock,
                                          rated=rated)
         tokens = [(await table.take_seat(seat, seek.username))[1] for seat, seek in enumerate(seeks)]
+        for seat, seek in enumerate(seeks):
+            if seek.guest is not None:
+                await guests.bind(self.store, table.id, seat, seek.guest)
         if rated:
             playing = await self._bind_rated(table.id, [seek.user for seek in seeks])
             if playing:

@@ -287,14 +287,10 @@ async def is_annulled(store: db.Store, table_id: str) -> bool:
     return found is not None
 
 
-async def rated_games(store: db.Store, user_id: str, limit: int = 200) -> list[RatedGame]:
-    """The account's latest two-player rated games as the fair-play signals read them (each
-    with both players' ratings before and after, the winner, how it ended, its plays)."""
+async def rated_games_at(store: db.Store, tables: Sequence[str]) -> list[RatedGame]:
+    """These rated tables' two-player games, in the order given, as the fair-play signals read
+    them (a table not rated, or not of two accounts, left out); each table's log replayed."""
     async with store.engine.connect() as connection:
-        tables = (await connection.scalars(
-            select(rating_history.c.table_id).where(rating_history.c.user_id == user_id,
-                                                    rating_history.c.table_id.is_not(None))
-            .order_by(rating_history.c.id.desc()).limit(limit))).all()
         entries = (await connection.execute(
             select(rating_history).where(rating_history.c.table_id.in_(tables))
             .order_by(rating_history.c.id))).mappings().all()
@@ -308,11 +304,13 @@ async def rated_games(store: db.Store, user_id: str, limit: int = 200) -> list[R
             before[entry["table_id"], entry["user_id"]] = Rating().mu if earlier is None else earlier
     after = {(e["table_id"], e["user_id"]): (e["mu"], e["at"]) for e in entries}
     games = []
-    for table_id in reversed(tables):
+    for table_id in tables:
         played = await replayed(store, table_id)
         if played is None or played.state.match is None or len(played.users) != 2 or None in played.users:
             continue
         first, second = (user or "" for user in played.users)
+        if (table_id, first) not in after or (table_id, second) not in after:
+            continue
         match, state = played.state.match, played.state
         ending: Ending = ("abandoned" if state.forfeit else "resigned" if match.resigned is not None
                           else "played")
@@ -325,4 +323,4 @@ async def rated_games(store: db.Store, user_id: str, limit: int = 200) -> list[R
 
 
 __all__ = ["CHALLENGE", "REFUND_GAMES", "Played", "annulled_challenges", "is_annulled", "match_result",
-           "rated_games", "recompute", "refund", "refunds_of", "replayed"]
+           "rated_games_at", "recompute", "refund", "refunds_of", "replayed"]

@@ -8,16 +8,25 @@ import asyncio
 import secrets
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Body, Depends, Header, Query, Request, WebSocket
+from fastapi import APIRouter, Body, Depends, Header, Query, Request, Response, WebSocket
 from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import select
 
 from kseri.agents import AGENTS
 from kseri.records import record_problems
 from kseri.rules import PRESET_SOURCES, PRESETS, Rules, RulesError
+from kseri.server import db, guests
 from kseri.server.accounts import User, optional_user
 from kseri.server.errors import ApiError, errors
 from kseri.server.limits import client_address, origin_allowed
-from kseri.server.moderation import ModerationError, check_may_meet, check_may_play, check_may_watch
+from kseri.server.moderation import (
+    ModerationError,
+    check_admitted,
+    check_may_meet,
+    check_may_play,
+    check_may_watch,
+    seated,
+)
 from kseri.server.registry import TableRegistry
 from kseri.server.resign import ResignRefused, resign
 from kseri.server.room import GameTable, run_to_end
@@ -201,17 +210,25 @@ async def open_table(tables: TableRegistry, body: CreateTable, *, rematch_of: st
     return table, first, token
 
 
-async def _may_sit(request: Request, table: GameTable | None = None) -> User | None:
-    """The signed-in account asking for a seat (``None``: a guest), refused when banned, or
-    (at ``table``) when it blocks, or is blocked by, an account seated there."""
+async def _may_sit(request: Request, response: Response,
+                   table: GameTable | None = None) -> tuple[User | None, str | None]:
+    """The signed-in account asking for a seat, or ``None`` and the guest's identity (its cookie
+    given on ``response``, ``server/guests.py``). Refused when the address or the guest is
+    banned, the account banned, or (at ``table``) when it blocks, or is blocked by, an account
+    or a guest seated there."""
     user = await optional_user(request)
-    if user is None:
-        return None
     store = request.app.state.players.store
-    await check_may_play(store, user.id, rated=table is not None and table.rated)
+    token = None if user is not None else guests.guest_token(request)
+    guest = None if token is None else guests.identity(token)
+    await check_admitted(store, client_address(request.scope), guest)
+    if user is not None:
+        await check_may_play(store, user.id, rated=table is not None and table.rated)
     if table is not None:
-        await check_may_meet(store, user.id, [seat.user for seat in table.seats if seat.user is not None])
-    return user
+        who = user.id if user is not None else str(guest)
+        await check_may_meet(store, who, await seated(store, table.id))
+    if token is not None:
+        guests.remember(request, response, token)
+    return user, guest
 
 
 def pass_and_play_seats(body: CreateTable) -> CreateTable:
@@ -254,17 +271,21 @@ def _seat_of_bearer(table: GameTable, authorization: str | None) -> int:
 
 @router.post("/api/tables", status_code=201, response_model=SeatGrant,
              responses=errors(403, 413, 422, 429, 503))
-async def create_table(body: CreateTable, request: Request, tables: Tables) -> dict[str, Any]:
-    """Open a table; the creator takes the first person's seat and gets its token."""
+async def create_table(body: CreateTable, request: Request, response: Response,
+                       tables: Tables) -> dict[str, Any]:
+    """Open a table; the creator takes the first person's seat and gets its token (a guest, its
+    guest cookie too)."""
     address = client_address(request.scope)
     allowance: SharedBuckets = request.app.state.allowances.tables
     if wait := await allowance.take(address):
         raise ApiError(429, "throttled", f"at most {tables.settings.limits.tables_per_minute:g} new tables a "
                        "minute from one address", retry_after=wait)
-    creator = await _may_sit(request)
+    creator, guest = await _may_sit(request, response)
     if body.pass_and_play:
         body = pass_and_play_seats(body)
     table, seat, token = await open_table(tables, body, creator=creator)
+    if guest is not None and seat is not None:
+        await guests.bind(tables.store, table.id, seat, guest)
     tokens = None
     if body.pass_and_play and seat is not None and token is not None:
         tokens = await pass_and_play_tokens(table, body, seat, token)
@@ -287,12 +308,14 @@ async def get_table(table_id: str, tables: Tables) -> dict[str, Any]:
 
 
 @router.post("/api/tables/{table_id}/join", response_model=SeatGrant, responses=errors(403, 404, 409, 422))
-async def join_table(table_id: str, body: JoinTable, request: Request, tables: Tables) -> dict[str, Any]:
+async def join_table(table_id: str, body: JoinTable, request: Request, response: Response,
+                     tables: Tables) -> dict[str, Any]:
     """Take a free seat (the first one when none is named); the answer holds its token. A
-    signed-in account's seat is its own; it is refused when banned, or when it blocks, or is
-    blocked by, an account seated at the table."""
+    signed-in account's seat is its own, a guest's is noted as its guest's; either is refused
+    when banned (or its address is), or when it blocks, or is blocked by, an account or a guest
+    seated at the table."""
     table = await _table_or_404(tables, table_id)
-    user = await _may_sit(request, table)
+    user, guest = await _may_sit(request, response, table)
     if table.rematch_of is not None:
         raise ApiError(409, "seat-reserved", "this table is a rematch: its seats are kept for the "
                        "previous match's players, who take them through their own rematch link")
@@ -301,6 +324,8 @@ async def join_table(table_id: str, body: JoinTable, request: Request, tables: T
         seat, token = await table.take_seat(body.seat, body.name)
         if user is not None:
             await request.app.state.players.claim(user, [(table.id, token)])
+        elif guest is not None:
+            await guests.bind(tables.store, table.id, seat, guest)
         return seat, token
 
     try:
@@ -321,7 +346,7 @@ async def rematch(table_id: str, request: Request, tables: Tables,
     token = (authorization or "").partition(" ")[2]
     if table.state.status != "finished":
         raise ApiError(409, "not-finished", "the match is not over yet")
-    await _may_rematch(request, table, seat)
+    guest = await _may_rematch(request, table, seat)
 
     async def open_and_sit() -> GameTable:
         async with table.lock:
@@ -335,6 +360,8 @@ async def rematch(table_id: str, request: Request, tables: Tables,
                 await table.record_rematch(target.id)
         if target.seat_of(rematch_token(token, target.id)) != seat:
             await target.take_seat(seat, table.seats[seat].name, token=rematch_token(token, target.id))
+            if guest is not None:
+                await guests.bind(tables.store, target.id, seat, guest)
         return target
 
     try:
@@ -344,18 +371,26 @@ async def rematch(table_id: str, request: Request, tables: Tables,
     return {"table": target.table_json(), "seat": seat, "token": rematch_token(token, target.id)}
 
 
-async def _may_rematch(request: Request, table: GameTable, seat: int) -> None:
-    """Refuse a rematch as :func:`_may_sit` refuses a join: the seat's account (else the caller's,
-    when signed in) banned, or blocking, or blocked by, another account seated at ``table``."""
+async def _may_rematch(request: Request, table: GameTable, seat: int) -> str | None:
+    """Refuse a rematch as :func:`_may_sit` refuses a join: the address banned, the seat's
+    account (else the caller's, when signed in) banned, or its guest, or either blocking, or
+    blocked by, another account or guest seated at ``table``. Returns the seat's guest, if a
+    guest held it."""
     user = table.seats[seat].user
     if user is None:
         signed_in = await optional_user(request)
         user = None if signed_in is None else signed_in.id
-    if user is None:
-        return
     store = request.app.state.players.store
-    await check_may_play(store, user, rated=False)  # a rematch is casual: a rated ban allows it
-    await check_may_meet(store, user, [each.user for each in table.seats if each.user is not None])
+    async with store.engine.connect() as connection:
+        guest = await connection.scalar(select(db.seats.c.guest_id).where(
+            db.seats.c.table_id == table.id, db.seats.c.seat == seat))
+    await check_admitted(store, client_address(request.scope), None if user is not None else guest)
+    if user is not None:
+        await check_may_play(store, user, rated=False)  # a rematch is casual: a rated ban allows it
+    who = user or guest
+    if who is not None:
+        await check_may_meet(store, who, await seated(store, table.id))
+    return None if user is not None else guest
 
 
 @router.post("/api/tables/{table_id}/resign", response_model=TableOut, responses=errors(401, 404, 409))
@@ -402,7 +437,7 @@ async def play_socket(websocket: WebSocket, table_id: str) -> None:
     if not origin_allowed(dict(websocket.headers), settings.allowed_origins):
         await websocket.close(1008, "pages of another origin may not connect")
         return
-    user = await state.players.websocket_user(websocket)
+    user = await state.players.websocket_user(websocket) or guests.guest_of(websocket)
     if user is not None and len(table_id) <= 40:
         try:
             await check_may_watch(state.players.store, user, table_id)

@@ -75,7 +75,7 @@ export class AccountScreen {
     this.typed = {}; // what was typed in each form's username, kept across redraws
     this.notice = "";
     this.busy = false;
-    this.moderation = null; // {blocks, standing} once signed in
+    this.moderation = null; // {blocks, guests, standing} once signed in
   }
 
   async start() {
@@ -95,6 +95,13 @@ export class AccountScreen {
   unblock(name) {
     return this.run(async () => {
       await accountApi("DELETE", `/api/blocks/${encodeURIComponent(name)}`);
+      await this.loadModeration();
+    });
+  }
+
+  unblockGuest(id) {
+    return this.run(async () => {
+      await accountApi("DELETE", `/api/blocks/guests/${id}`);
       await this.loadModeration();
     });
   }
@@ -185,7 +192,8 @@ export class AccountScreen {
         h("label", { class: "field" }, h("span", {}, t("account.newPassword")),
           h("input", { name: "new", type: "password", required: true, autocomplete: "new-password" })),
         h("button", { type: "submit", disabled: this.busy }, t("account.changePassword"))),
-      moderation && blocksPanel(moderation.blocks, (name) => this.unblock(name), this.busy),
+      moderation && blocksPanel(moderation.blocks, (name) => this.unblock(name), this.busy, moderation.guests,
+        (id) => this.unblockGuest(id)),
       h("form", { class: "panel account-form danger", id: "delete-form", onsubmit: (e) => {
         e.preventDefault();
         const form = e.target;

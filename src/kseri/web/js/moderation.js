@@ -1,15 +1,17 @@
-// Moderation in the page (docs/players.md): a player's blocks (listed and undone on the account
-// page), what moderation says about them (a ban's reason, a warning), blocking and reporting
-// from a profile (a report tied to one of the player's games), the rating refunds a profile
-// shows, and the moderators' page (/moderation): the reports queue, a player's history, actions
-// with a stated reason, the log.
+// Moderation in the page (docs/players.md): a player's blocks of accounts and of guests (listed
+// and undone on the account page), what moderation says about them (a ban's reason, a warning),
+// blocking and reporting from a profile (a report tied to one of the player's games), blocking
+// the players met at a table once its match is over, the rating refunds a profile shows, and
+// the moderators' page (/moderation): the reports queue, a player's history a page at a time
+// with its fair-play signals, actions with a stated reason, bans of guests and addresses, the log.
 import { accountApi, accountErrorText, currentAccount } from "./account.js";
-import { api } from "./api.js";
+import { api, heldSeat } from "./api.js";
 import { h, navigate } from "./dom.js";
 import { t } from "./i18n.js";
 
 export const REPORT_REASONS = ["cheating", "boosting", "sandbagging", "abuse", "offensive-name", "stalling", "other"];
 const ACTIONS = ["warn", "mute", "rated-ban", "ban", "unmute", "unrated-ban", "unban"];
+const SIGNALS = ["boosting", "sandbagging", "assisted", "seek-spam"];
 
 function when(at) {
   return new Date(at * 1000).toLocaleString();
@@ -24,10 +26,12 @@ function playerLink(name) {
   return h("a", { href: `/p/${encodeURIComponent(name)}`, onclick: (e) => { e.preventDefault(); navigate(`/p/${encodeURIComponent(name)}`); } }, name);
 }
 
-/** The signed-in account's blocks and standing (sanctions, warnings, the moderator role). */
+/** The signed-in account's blocks (of accounts, of guests) and standing (sanctions, warnings,
+ * the moderator role). */
 export async function loadModeration() {
-  const [blocks, standing] = await Promise.all([api("GET", "/api/blocks"), api("GET", "/api/moderation/standing")]);
-  return { blocks: blocks.blocks, standing };
+  const [blocks, guests, standing] = await Promise.all([api("GET", "/api/blocks"), api("GET", "/api/blocks/guests"),
+    api("GET", "/api/moderation/standing")]);
+  return { blocks: blocks.blocks, guests: guests.guests, standing };
 }
 
 /** What moderation says to the player: a ban's reason, a mute's, warnings (nothing: null). */
@@ -42,8 +46,9 @@ export function standingNotice(standing) {
   return h("div", { class: "panel danger", id: "standing", role: "status" }, lines.map((line) => h("p", {}, line)));
 }
 
-/** The account page's list of blocked players, each with its undo button. */
-export function blocksPanel(blocks, unblock, busy) {
+/** The account page's list of blocked players, then of blocked guests (each with the table where
+ * they met), each with its undo button. */
+export function blocksPanel(blocks, unblock, busy, guests = [], unblockGuest = null) {
   return h("section", { class: "panel", id: "blocks-panel", "aria-labelledby": "blocks-title" },
     h("h2", { id: "blocks-title" }, t("moderation.blocksTitle")),
     h("p", { class: "muted" }, t("moderation.blocksHelp")),
@@ -52,7 +57,38 @@ export function blocksPanel(blocks, unblock, busy) {
         playerLink(name), " ",
         h("button", { type: "button", class: "small", disabled: busy, "aria-label": `${t("moderation.unblock")} ${name}`,
           onclick: () => unblock(name) }, t("moderation.unblock")))))
-      : h("p", { class: "muted", id: "block-list" }, t("moderation.noBlocks")));
+      : h("p", { class: "muted", id: "block-list" }, t("moderation.noBlocks")),
+    h("h3", { id: "guest-blocks-title" }, t("moderation.guestBlocksTitle")),
+    guests.length
+      ? h("ul", { class: "block-list", id: "guest-block-list", "aria-labelledby": "guest-blocks-title" }, guests.map((guest) => h("li", { "data-guest": guest.id },
+        t("moderation.guestMet", { name: guest.name }), " ", gameLink(guest.table), " ",
+        h("button", { type: "button", class: "small", disabled: busy, "aria-label": `${t("moderation.unblock")} ${guest.name}`,
+          onclick: () => unblockGuest(guest.id) }, t("moderation.unblock")))))
+      : h("p", { class: "muted", id: "guest-block-list" }, t("moderation.noGuestBlocks")));
+}
+
+/** A finished match's "Block" buttons, one per other person seated (an account or a guest), for
+ * a signed-in player who held a seat there (their seat's token proves it); nothing otherwise.
+ * ``screen`` is the table's screen; what was blocked is kept on it. */
+export function seatBlocks(screen) {
+  if (!currentAccount() || screen.seat === null || screen.passPlay) return null;
+  const others = screen.table.seats.filter((s) => s.kind === "human" && s.taken && s.seat !== screen.seat);
+  if (!others.length) return null;
+  screen.blocks = screen.blocks || {};
+  const block = async (seat) => {
+    const held = heldSeat(screen.tableId);
+    try {
+      const answer = await accountApi("POST", "/api/blocks/seats", { table: screen.tableId, seat, token: held ? held.token : null });
+      screen.blocks[seat] = t("moderation.blockedSeat", { name: answer.blocked.name });
+    } catch (error) {
+      screen.blocks[seat] = accountErrorText(error);
+    }
+    screen.render();
+  };
+  return h("div", { class: "seat-blocks", id: "seat-blocks" }, others.map((s) => screen.blocks[s.seat]
+    ? h("p", { class: "muted", role: "status", "data-seat": s.seat }, screen.blocks[s.seat])
+    : h("button", { type: "button", class: "small", "data-seat": s.seat, onclick: () => block(s.seat) },
+      t("moderation.blockSeat", { name: s.name || t("seat.player", { n: s.seat + 1 }) }))));
 }
 
 /** A profile's block button and report form, for a signed-in visitor (not on their own). */
@@ -167,7 +203,8 @@ export class ModerationScreen {
     this.root = root;
     this.reports = [];
     this.log = [];
-    this.player = null;
+    this.bans = [];
+    this.player = null; // the history open: its first page, later pages' games and signals added
     this.error = "";
     this.notice = "";
     this.refused = false;
@@ -188,9 +225,11 @@ export class ModerationScreen {
 
   async load() {
     try {
-      const [reports, log] = await Promise.all([api("GET", "/api/moderation/reports"), api("GET", "/api/moderation/log")]);
+      const [reports, log, bans] = await Promise.all([api("GET", "/api/moderation/reports"), api("GET", "/api/moderation/log"),
+        api("GET", "/api/moderation/bans")]);
       this.reports = reports.reports;
       this.log = log.log;
+      this.bans = bans.bans;
       if (this.player) this.player = await api("GET", `/api/moderation/players/${encodeURIComponent(this.player.username)}`);
     } catch (error) {
       if (error.status === 401 || error.status === 403) this.refused = true;
@@ -221,6 +260,70 @@ export class ModerationScreen {
     });
   }
 
+  /** The next page of the open history: its games and signals added below the others (the rest
+   * of the page is not loaded again). */
+  async more() {
+    const p = this.player;
+    if (this.busy || !p || !p.next) return;
+    this.busy = true;
+    this.error = "";
+    this.render();
+    try {
+      const page = await api("GET", `/api/moderation/players/${encodeURIComponent(p.username)}/games?before=${encodeURIComponent(p.next)}`);
+      const seen = new Set(p.signals.map((s) => `${s.kind} ${s.evidence}`));
+      p.games = p.games.concat(page.games);
+      p.signals = p.signals.concat(page.signals.filter((s) => !seen.has(`${s.kind} ${s.evidence}`)));
+      p.next = page.next;
+    } catch (error) {
+      this.error = accountErrorText(error);
+    }
+    this.busy = false;
+    this.render();
+  }
+
+  gameLine(g) {
+    const facts = [g.family || "–", g.rated ? "★" : "", when(g.created)];
+    if (g.result) facts.push(t(`moderation.result.${g.result}`), t("moderation.plays", { n: g.plays }), `${g.rating[0]} → ${g.rating[1]}`);
+    if (g.accuracy !== null && g.accuracy !== undefined) facts.push(t("moderation.accuracy", { value: Math.round(g.accuracy) }));
+    return h("li", { "data-table": g.table }, facts.filter(Boolean).join(" · "), " · ", gameLink(g.table));
+  }
+
+  banLine(ban) {
+    const who = ban.kind === "address" ? t("moderation.addressBan", { address: ban.key })
+      : t("moderation.guestBan", { name: ban.name || "?", seat: ban.seat + 1, table: ban.table });
+    const until = ban.until ? t("moderation.banUntil", { until: when(ban.until) }) : t("moderation.banForever");
+    return h("li", { class: "ban", "data-kind": ban.kind, "data-key": ban.key },
+      h("p", {}, h("strong", {}, who), " · ", until, " · ", ban.reason),
+      h("form", { class: "row", onsubmit: (e) => this.submit(e, "/api/moderation/bans/lift", (f) => ({ kind: ban.kind, key: ban.key, reason: f.reason.value })) },
+        h("label", { class: "field inline" }, h("span", {}, t("moderation.why")), h("input", { name: "reason", required: true, maxlength: 500 })),
+        h("button", { type: "submit", disabled: this.busy }, t("moderation.lift"))));
+  }
+
+  bansSection() {
+    const days = () => h("label", { class: "field" }, h("span", {}, t("moderation.days")),
+      h("input", { name: "days", type: "number", min: 1, max: 3650, step: "any" }));
+    const why = () => h("label", { class: "field" }, h("span", {}, t("moderation.why")), h("input", { name: "reason", required: true, maxlength: 500 }));
+    const daysOf = (f) => (f.days.value ? Number(f.days.value) : null);
+    return h("section", { class: "panel", id: "bans-panel", "aria-labelledby": "bans-title" },
+      h("h2", { id: "bans-title" }, t("moderation.bansTitle")),
+      h("p", { class: "muted" }, t("moderation.bansHelp")),
+      this.bans.length ? h("ul", { class: "ban-list", id: "ban-list" }, this.bans.map((b) => this.banLine(b)))
+        : h("p", { class: "muted", id: "ban-list" }, t("moderation.noBans")),
+      h("form", { class: "account-form", id: "ban-guest-form", onsubmit: (e) => this.submit(e, "/api/moderation/bans", (f) => ({
+        kind: "guest", table: f.table.value.trim(), seat: Number(f.seat.value) - 1, reason: f.reason.value, days: daysOf(f) })) },
+        h("h3", {}, t("moderation.banGuest")),
+        h("label", { class: "field" }, h("span", {}, t("moderation.tableId")), h("input", { name: "table", id: "ban-guest-table", required: true, maxlength: 40 })),
+        h("label", { class: "field" }, h("span", {}, t("moderation.seat")), h("input", { name: "seat", id: "ban-guest-seat", type: "number", min: 1, max: 6, required: true })),
+        why(), days(),
+        h("button", { type: "submit", class: "danger", disabled: this.busy }, t("moderation.banGuest"))),
+      h("form", { class: "account-form", id: "ban-address-form", onsubmit: (e) => this.submit(e, "/api/moderation/bans", (f) => ({
+        kind: "address", address: f.address.value.trim(), reason: f.reason.value, days: daysOf(f) })) },
+        h("h3", {}, t("moderation.banAddress")),
+        h("label", { class: "field" }, h("span", {}, t("moderation.address")), h("input", { name: "address", id: "ban-address", required: true, maxlength: 64 })),
+        why(), days(),
+        h("button", { type: "submit", class: "danger", disabled: this.busy }, t("moderation.banAddress"))));
+  }
+
   submit(event, path, fields) {
     event.preventDefault();
     const form = event.target;
@@ -249,13 +352,16 @@ export class ModerationScreen {
       h("h3", {}, t("moderation.sanctions")),
       list(sanctions, ([kind, s]) => h("li", { "data-kind": kind }, t(`moderation.action.${kind}`), ": ", s.reason), t("moderation.none")),
       h("h3", {}, t("moderation.signals")),
-      list(p.signals, (s) => h("li", { "data-kind": s.kind }, h("strong", {}, s.kind), ": ", s.evidence, " ",
+      list(p.signals, (s) => h("li", { "data-kind": s.kind },
+        h("strong", {}, SIGNALS.includes(s.kind) ? t(`moderation.signal.${s.kind}`) : s.kind), ": ", s.evidence, " ",
         s.tables.slice(0, 5).map((table) => [gameLink(table), " "])), t("moderation.noSignals")),
       h("h3", {}, t("moderation.reportsAbout")),
       list(p.reports, (r) => h("li", {}, t(`moderation.reason.${r.reason}`), " · ", t("moderation.reporter", { name: r.reporter }),
         r.note ? ` · “${r.note}”` : "", r.table ? [" · ", gameLink(r.table)] : ""), t("moderation.none")),
       h("h3", {}, t("moderation.games")),
-      list(p.games.slice(0, 20), (g) => h("li", {}, `${g.family || "–"}${g.rated ? " ★" : ""} · ${when(g.created)} · `, gameLink(g.table)), t("moderation.none")),
+      h("p", { class: "muted" }, t("moderation.gamesHelp")),
+      p.games.length ? h("ul", { id: "history-games" }, p.games.map((g) => this.gameLine(g))) : h("p", { class: "muted" }, t("moderation.none")),
+      p.next && h("button", { type: "button", id: "history-more", disabled: this.busy, onclick: () => this.more() }, t("moderation.more")),
       h("h3", {}, t("moderation.log")),
       list(p.log, (entry) => this.logLine(entry), t("moderation.none")),
       h("form", { class: "account-form", id: "action-form", onsubmit: (e) => this.submit(e, `${path}/actions`, (f) => ({
@@ -278,7 +384,8 @@ export class ModerationScreen {
 
   logLine(entry) {
     return h("li", { class: "log-entry" }, h("span", { class: "muted" }, when(entry.at)), " ",
-      t("moderation.logEntry", { by: entry.by, action: entry.action, name: entry.username || "", reason: entry.reason }));
+      t("moderation.logEntry", { by: entry.by, action: entry.action, reason: entry.reason,
+        name: entry.username || (entry.data && (entry.data.address || entry.data.name)) || "" }));
   }
 
   render() {
@@ -300,6 +407,7 @@ export class ModerationScreen {
           h("input", { name: "username", id: "lookup-username", required: true, maxlength: 40 })),
         h("button", { type: "submit", disabled: this.busy }, t("moderation.open"))),
       this.player && this.historySection(this.player),
+      this.bansSection(),
       h("form", { class: "panel account-form", id: "close-table-form", onsubmit: (e) => this.submit(e, `/api/moderation/tables/${encodeURIComponent(e.target.table.value.trim())}/close`, (f) => ({ reason: f.reason.value })) },
         h("h2", {}, t("moderation.closeTable")),
         h("label", { class: "field" }, h("span", {}, t("moderation.tableId")), h("input", { name: "table", required: true, maxlength: 40 })),

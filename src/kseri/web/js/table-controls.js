@@ -7,6 +7,7 @@ import { setSoundOn, soundOn } from "./effects.js";
 import { t } from "./i18n.js";
 import { bellIcon, notificationsOn, notificationsSupported, openNoticeSettings, toggleNotifications } from "./notices.js";
 import { seatName } from "./lobby.js";
+import { seatBlocks } from "./moderation.js";
 import { puzzlesFromGame } from "./puzzles.js";
 import { openRulesHelp } from "./rules-help.js";
 import { renderMatchEnd, renderRoundResult } from "./score.js";
@@ -216,6 +217,7 @@ export const controlMethods = {
       const waitingOthers = this.readyRound === view.round || Boolean(mine && mine.ready);
       return h("section", { class: "overlay-panel", role: "dialog", "aria-modal": "false", "aria-labelledby": "panel-title", "data-key": key },
         body,
+        over && seatBlocks(this),
         !over && (this.seat !== null || this.passPlay) && h("div", { class: "ready-box" },
           this.fairness && this.fairness.cutter === this.seat && !waitingOthers && h("details", {
             class: "cut-box", id: "cut-box", open: this.cutOpen, ontoggle: (e) => { this.cutOpen = e.target.open; },
