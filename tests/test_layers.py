@@ -120,8 +120,8 @@ def test_no_private_name_is_imported_from_another_module() -> None:
 SERVER_ROOMS = ["limits", "throttles", "settings", "errors", "protocol", "db", "metrics", "guard",
                 "workers", "history", "hints", "talk", "eventlog", "delta", "audience", "seats", "clock",
                 "passplay", "room", "wire", "resign", "accounts", "guests", "ratings", "fairplay",
-                "moderation", "refunds", "pairing", "cluster", "relay", "registry", "players", "puzzles", "daily",
-                "tournaments", "challenges", "results", "schedule", "backup", "api", "app"]
+                "moderation", "refunds", "pairing", "cluster", "relay", "registry", "players", "puzzles",
+                "daily", "tournaments", "challenges", "results", "schedule", "backup", "api", "app"]
 """The server's rooms, lowest first (docs/architecture.md): each imports only rooms before it (a
 room is a module, or a package such as ``api/``, whose modules may import one another)."""
 
