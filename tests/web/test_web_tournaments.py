@@ -97,7 +97,7 @@ def test_a_tournament_from_the_lobby_to_the_table(tournament_server: Server, new
     rival = Browser(tournament_server)
     rival.sign_up(f"riv{size}")
     assert rival.post(f"/api/tournaments/{tournament_id}/join").status_code == 204
-    # the page polls: the rival shows up without a reload
+    # pushed over the tournament's WebSocket: the rival shows up without a reload
     expect(page.locator("#tournament-status")).to_contain_text("2 entrants")
     expect(page.locator("#tournament-standings tbody tr")).to_have_count(2)
     screenshot(page, f"tournaments-{size}-open")
@@ -131,6 +131,8 @@ def test_standings_update_live_to_the_end(tournament_server: Server, new_context
     page = page_errors.watch(new_context(viewport).new_page())
     page.goto(f"{tournament_server.http}/tournaments/{tournament_id}")
     expect(page.locator("#tournament-status")).to_contain_text("Open for entries")
+    asked: list[str] = []  # the page's requests from here on: none for the tournament's data
+    page.on("request", lambda request: asked.append(request.url))
     assert players[0].post(f"/api/tournaments/{tournament_id}/start").status_code == 204
     expect(page.locator("#tournament-status")).to_contain_text("Round 1 of 2")
     expect(page.locator(".round[data-round='1'] .pairings li")).to_have_count(1)
@@ -147,6 +149,81 @@ def test_standings_update_live_to_the_end(tournament_server: Server, new_context
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "no sideways scroll"
     screenshot(page, f"tournaments-{size}-final")
     assert axe_findings(page) == []
+    assert [u for u in asked if "/api/tournaments" in u] == [], "every update pushed, none polled"
     for player in players:
         player.close()
     assert page_errors.errors == []
+
+
+HIDDEN_PAGE = """
+window.__hidden = false;
+for (const [name, value] of [["hidden", () => window.__hidden],
+                             ["visibilityState", () => (window.__hidden ? "hidden" : "visible")]]) {
+  Object.defineProperty(Document.prototype, name, { get: value, configurable: true });
+}
+window.__notices = [];
+const RealNotification = window.Notification;
+window.Notification = class extends RealNotification {
+  static get permission() { return RealNotification.permission; }
+  constructor(title, options) {
+    window.__notices.push([title, options.body]);
+    super(title, options);
+  }
+};
+localStorage.setItem("kseri.notify", "1");
+"""
+"""The page told hidden when ``window.__hidden`` is set (a tab in the background), and each
+notification it shows recorded in ``window.__notices``, the notifications turned on."""
+
+
+@pytest.mark.parametrize(("viewport", "size"), [(LAPTOP, "laptop"), (PHONE, "phone")])
+def test_a_round_start_pushed_with_a_notice_to_a_hidden_page(tournament_server: Server,
+                                                             new_context: ContextFactory,
+                                                             page_errors: PageErrors,
+                                                             viewport: dict[str, int], size: str) -> None:
+    organiser, me = Browser(tournament_server), Browser(tournament_server)
+    organiser.sign_up(f"boss{size}")
+    me.sign_up(f"me{size}")
+    created = organiser.post("/api/tournaments", {"name": "Night Swiss", "rules": QUICK, "rounds": 1,
+                                                  "starts_in": 3600})
+    assert created.status_code == 201, created.text
+    tournament_id = created.json()["id"]
+    context = new_context(viewport)
+    context.grant_permissions(["notifications"])
+    context.add_cookies([{"name": "kseri_session", "value": me.session or "", "url": tournament_server.http}])
+    context.add_init_script(HIDDEN_PAGE)
+    page = page_errors.watch(context.new_page())
+    page.goto(f"{tournament_server.http}/tournaments/{tournament_id}")
+    expect(page.locator("#tournament-status")).to_contain_text("1 entrant")
+    expect(page.locator("#tournament-join")).to_be_visible()
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    sockets: list[str] = []
+    page.on("websocket", lambda socket: sockets.append(socket.url))
+
+    assert me.post(f"/api/tournaments/{tournament_id}/join").status_code == 204  # from another tab
+    expect(page.locator("#tournament-status")).to_contain_text("2 entrants", timeout=30_000)
+    expect(page.locator("#tournament-withdraw")).to_be_visible()
+    expect(page.locator("#tournament-standings tbody tr")).to_have_count(2)
+    screenshot(page, f"tournaments-{size}-joined-live")
+    assert [u for u in asked if "/api/tournaments" in u] == [], "the entry was pushed, not polled"
+
+    page.evaluate("window.__hidden = true")
+    assert organiser.post(f"/api/tournaments/{tournament_id}/start").status_code == 204
+    page.wait_for_url(re.compile(r"/t/[^/#]+$"), timeout=30_000)  # the table pushed: sent there
+    page.wait_for_function("window.__notices.length > 0", timeout=30_000)
+    title, body = page.evaluate("window.__notices[0]")
+    assert title == "▶ Round 1 · Kseri"
+    assert body == "Night Swiss: round 1 has begun and your table is ready."
+    assert [u for u in sockets if "/ws/tournaments/" in u] == [], "the socket opened before told it"
+    table = show_table(me, tournament_id)
+    assert page.url.endswith(f"/t/{table}")
+    organiser.close()
+    me.close()
+    assert page_errors.errors == []
+
+
+def show_table(browser: Browser, tournament_id: str) -> str:
+    """This player's table of the round under way, as the server tells it."""
+    table: str = browser.http.get(f"/api/tournaments/{tournament_id}").json()["my_table"]
+    return table

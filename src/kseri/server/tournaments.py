@@ -28,8 +28,8 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager, suppress
+from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any
 
@@ -58,7 +58,7 @@ from kseri.rules import Rules, RulesError
 from kseri.server import db
 from kseri.server.accounts import User
 from kseri.server.errors import ApiError
-from kseri.server.registry import TableRegistry
+from kseri.server.registry import Change, TableRegistry
 from kseri.server.seats import SeatState, hash_token, new_token
 
 log = logging.getLogger("kseri.server")
@@ -215,6 +215,11 @@ class Tournaments:
         """Each tournament's page data as last worked out (dropped at each change)."""
         self._version = 0
         """Counts the changes (page data worked out across one is not kept)."""
+        self._building: dict[str, asyncio.Task[_Shown]] = {}
+        """Each tournament's page data being worked out (every viewer asking meanwhile waits on it)."""
+        self._watchers: dict[str, set[asyncio.Event]] = {}
+        """Each tournament's live viewers (:meth:`watch`): each one's event is set at a change."""
+        tables.listen(self._heard)
 
     def start(self) -> None:
         """Begin driving the tournaments (and resume those under way)."""
@@ -276,15 +281,49 @@ class Tournaments:
         every entrant costs a lookup, not the standings again)."""
         shown = self._shown.get(tournament_id)
         if shown is None:
-            version = self._version
-            shown = await self._build(tournament_id)
-            if version == self._version:  # nothing changed meanwhile: keep it
-                while len(self._shown) >= SHOWN_KEPT:
-                    del self._shown[next(iter(self._shown))]
-                self._shown[tournament_id] = shown
+            building = self._building.get(tournament_id)
+            if building is None:  # one worked out at a time, however many viewers wait for it
+                building = asyncio.ensure_future(self._build_kept(tournament_id))
+                self._building[tournament_id] = building
+                building.add_done_callback(lambda done: self._built(tournament_id, done))
+            shown = await asyncio.shield(building)
         mine = {"joined": viewer in shown.entrants, "organiser": viewer == shown.organiser,
                 "my_table": shown.tables.get(viewer) if viewer else None}
         return shown.text[:-1] + ", " + json.dumps(mine)[1:]
+
+    async def _build_kept(self, tournament_id: str) -> _Shown:
+        version = self._version
+        shown = await self._build(tournament_id)
+        if version == self._version:  # nothing changed meanwhile: keep it
+            while len(self._shown) >= SHOWN_KEPT:
+                del self._shown[next(iter(self._shown))]
+            self._shown[tournament_id] = shown
+        return shown
+
+    def _built(self, tournament_id: str, done: asyncio.Task[_Shown]) -> None:
+        if self._building.get(tournament_id) is done:
+            del self._building[tournament_id]
+        if not done.cancelled():
+            done.exception()  # retrieved: each viewer waiting on it got it already
+
+    @contextmanager
+    def watch(self, tournament_id: str) -> Iterator[asyncio.Event]:
+        """A live viewer of a tournament (its WebSocket, ``/ws/tournaments/{id}``) for the
+        ``with`` block: the event is set at each change of the tournament, here or (in a
+        cluster) on any process, until the viewer leaves."""
+        changed = asyncio.Event()
+        self._watchers.setdefault(tournament_id, set()).add(changed)
+        try:
+            yield changed
+        finally:
+            watching = self._watchers.get(tournament_id, set())
+            watching.discard(changed)
+            if not watching:
+                self._watchers.pop(tournament_id, None)
+
+    def watching(self) -> int:
+        """How many live viewers the tournaments have here."""
+        return sum(len(w) for w in self._watchers.values())
 
     async def _build(self, tournament_id: str) -> _Shown:
         row = await self._row(tournament_id)
@@ -324,10 +363,22 @@ class Tournaments:
         finally:
             self._changed(tournament_id)
 
-    def _changed(self, tournament_id: str) -> None:
-        """A tournament changed: its page data is worked out again when next asked for."""
+    def _changed(self, tournament_id: str, *, here: bool = True) -> None:
+        """A tournament changed: its page data is worked out again when next asked for, and its
+        live viewers are told (those of the cluster's other processes too, when it changed
+        ``here``)."""
         self._version += 1
         self._shown.pop(tournament_id, None)
+        self._building.pop(tournament_id, None)
+        for changed in self._watchers.get(tournament_id, ()):
+            changed.set()
+        if here:
+            self.tables.tell_peers({"op": "tournament-changed", "tournament": tournament_id})
+
+    def _heard(self, change: Change) -> None:
+        """Another process changed a tournament."""
+        if change["op"] == "tournament-changed":
+            self._changed(change["tournament"], here=False)
 
     # -- changing --------------------------------------------------------------------------------
 

@@ -1,16 +1,24 @@
 """The tournaments' HTTP routes (``server/tournaments.py``, ``docs/events.md``): the list,
 creating one, joining, withdrawing, the organiser's start and delete, and one tournament's
-page data (entrants, rounds, tables, standings, the viewer's table)."""
+page data (entrants, rounds, tables, standings, the viewer's table), also live over the
+WebSocket ``/ws/tournaments/{id}``."""
 
 from __future__ import annotations
 
+import asyncio
+import json
+from contextlib import suppress
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Request, Response, WebSocket
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.websockets import WebSocketDisconnect
 
 from kseri.server.accounts import CheckedUser, optional_user
-from kseri.server.errors import errors
+from kseri.server.api.tables import Allowances
+from kseri.server.errors import ApiError, errors
+from kseri.server.limits import client_address, origin_allowed
+from kseri.server.settings import ServerSettings
 from kseri.server.tournaments import MAX_ROUNDS, MAX_START_DELAY, Tournaments
 
 router = APIRouter()
@@ -84,3 +92,58 @@ async def delete(tournament_id: str, user: CheckedUser, request: Request) -> Res
     """The organiser deletes a tournament that has not started."""
     await _tournaments(request).delete(tournament_id, user)
     return Response(status_code=204)
+
+
+@router.websocket("/ws/tournaments/{tournament_id}")
+async def live(websocket: WebSocket, tournament_id: str) -> None:
+    """A tournament's page data pushed live: the same JSON as ``GET /api/tournaments/{id}``
+    (for the viewer its session cookie signs in) at once and after each change (a join, a
+    round paired, a result, the end), on whichever process the change happened. The client
+    sends nothing; a tournament deleted or missing sends ``{"error": ...}`` and closes."""
+    state = websocket.app.state
+    settings: ServerSettings = state.settings
+    if not origin_allowed(dict(websocket.headers), settings.allowed_origins):
+        await websocket.close(1008, "pages of another origin may not connect")
+        return
+    address = client_address(websocket.scope)
+    allowances: Allowances = state.allowances
+    if not allowances.connections.take(address) or not allowances.sockets.acquire(address):
+        await websocket.close(1008, f"too many connections from one address (at most "
+                              f"{settings.limits.connections_per_address} at once)")
+        return
+    try:
+        viewer = await state.players.websocket_user(websocket)
+        await websocket.accept()
+        await _push(websocket, state.tournaments, tournament_id, viewer)
+    finally:
+        allowances.sockets.release(address)
+
+
+async def _push(websocket: WebSocket, tournaments: Tournaments, tournament_id: str,
+                viewer: str | None) -> None:
+    """Send the page data now and after each change until the client leaves."""
+    async def leaving() -> None:
+        with suppress(WebSocketDisconnect):
+            while True:
+                await websocket.receive_text()
+
+    left = asyncio.ensure_future(leaving())
+    try:
+        with tournaments.watch(tournament_id[:24]) as changed:
+            while not left.done():
+                changed.clear()
+                try:
+                    text = await tournaments.show(tournament_id, viewer)
+                except ApiError as error:
+                    await websocket.send_text(json.dumps({"error": {"code": error.code,
+                                                                    "message": error.message}}))
+                    await websocket.close(1000)
+                    return
+                await websocket.send_text(text)
+                waiting = asyncio.ensure_future(changed.wait())
+                await asyncio.wait({waiting, left}, return_when=asyncio.FIRST_COMPLETED)
+                waiting.cancel()
+    except (WebSocketDisconnect, RuntimeError):
+        return  # the client left while a message was on its way
+    finally:
+        left.cancel()

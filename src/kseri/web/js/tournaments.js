@@ -1,13 +1,17 @@
 // Tournaments for people (/tournaments: the list, creating one, joining; /tournaments/ID: its
-// entrants, rounds, tables and standings, refreshed every few seconds; a player is sent to their
-// table when a round starts). docs/events.md.
+// entrants, rounds, tables and standings, pushed live over the WebSocket /ws/tournaments/ID; a
+// player is sent to their table when a round starts, with a notice if the page is hidden).
+// docs/events.md.
 import { api } from "./api.js";
 import { accountApi, accountErrorText, currentAccount } from "./account.js";
 import { h, navigate } from "./dom.js";
 import { t, tn } from "./i18n.js";
+import { notify, turnTitle } from "./notices.js";
 
 const STYLE_ID = "tournaments-style";
-const REFRESH_MS = 2000;
+const REFRESH_MS = 2000; // the list's refresh
+const RETRY_MS = 1000; // a lost live feed opens again after this, doubling up to RETRY_MAX_MS
+const RETRY_MAX_MS = 15000;
 const SENT_KEY = "kseri.tournamentTables"; // the tables this browser was already sent to
 
 function link(href, text, attrs = {}) {
@@ -128,7 +132,8 @@ export class TournamentsScreen {
   }
 }
 
-/** /tournaments/ID: one tournament, refreshed every few seconds while it is not over. */
+/** /tournaments/ID: one tournament, its data pushed live over its WebSocket while it is not over
+ * (standings, pairings, each round's tables; no polling). */
 export class TournamentScreen {
   constructor(root, id) {
     this.root = root;
@@ -136,35 +141,84 @@ export class TournamentScreen {
     this.data = null;
     this.error = "";
     this.timer = null;
+    this.socket = null;
+    this.backoff = RETRY_MS;
+    this.offline = false;
     this.alive = true;
+    this.noticeTitle = null;
+    this.onVisible = () => {
+      if (!document.hidden && document.title === this.noticeTitle) document.title = turnTitle(false);
+    };
+    document.addEventListener("visibilitychange", this.onVisible);
   }
 
   async start() {
     addStyle();
-    await this.load();
+    this.render();
+    this.connect();
   }
 
   destroy() {
     this.alive = false;
     clearTimeout(this.timer);
+    document.removeEventListener("visibilitychange", this.onVisible);
+    if (this.socket) this.socket.close();
   }
 
   refresh() {
     this.render();
   }
 
-  async load() {
+  /** Open the live feed; each message is the tournament's data (or an error), after a lost
+   * connection it opens again, waiting longer each time. */
+  connect() {
     if (!this.alive) return;
-    try {
-      this.data = await api("GET", `/api/tournaments/${encodeURIComponent(this.id)}`);
-      this.error = "";
-      if (this.sendToTable()) return;
-    } catch (error) {
-      this.error = error.code === "no-such-tournament" ? t("tournament.missing") : t("tournament.error", { message: error.message });
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const socket = new WebSocket(`${scheme}//${location.host}/ws/tournaments/${encodeURIComponent(this.id)}`);
+    this.socket = socket;
+    socket.onmessage = (event) => {
+      let data;
+      try {
+        data = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      this.backoff = RETRY_MS;
+      this.offline = false;
+      if (data.error) {
+        this.data = null;
+        this.error = data.error.code === "no-such-tournament" ? t("tournament.missing") : t("tournament.error", { message: data.error.message });
+        this.render();
+        return;
+      }
+      this.received(data);
+    };
+    socket.onclose = () => {
+      if (this.socket !== socket || !this.alive || this.over() || (!this.data && this.error)) return;
+      this.offline = true;
+      this.render();
+      this.timer = setTimeout(() => this.connect(), this.backoff);
+      this.backoff = Math.min(this.backoff * 2, RETRY_MAX_MS);
+    };
+  }
+
+  over() {
+    return Boolean(this.data && ["finished", "cancelled"].includes(this.data.status));
+  }
+
+  /** New data pushed: a round started for this player announces itself when the page is hidden,
+   * and sends the player to their table; else the page shows the news. */
+  received(data) {
+    const before = this.data;
+    this.data = data;
+    this.error = "";
+    if (data.my_table && (!before || before.my_table !== data.my_table)) {
+      this.noticeTitle = t("tournament.notice.title", { round: data.round });
+      notify(this.noticeTitle, t("tournament.notice.body", { name: data.name, round: data.round }), `kseri-tournament-${this.id}`);
     }
+    if (this.sendToTable()) return;
     this.render();
-    const over = this.data && ["finished", "cancelled"].includes(this.data.status);
-    if (!over && this.alive) this.timer = setTimeout(() => this.load(), REFRESH_MS);
+    if (this.over() && this.socket) this.socket.close();
   }
 
   /** A round has started with a table for this player not yet shown: go there (once). */
@@ -193,9 +247,8 @@ export class TournamentScreen {
       }
     } catch (error) {
       this.error = errorText(error);
+      this.render();
     }
-    clearTimeout(this.timer);
-    await this.load();
   }
 
   actions() {
@@ -257,6 +310,7 @@ export class TournamentScreen {
         `${t(`tournament.format.${d.format}`)} · ${d.rules} · ${statusText(d)} · ${tn("tournament.entrantsCount", d.entrants)}`),
       d.status === "open" && h("p", { class: "facts" }, t("tournament.startsAt", { when: startsText(d) })),
       this.error && h("p", { class: "error", role: "alert" }, this.error),
+      this.offline && h("p", { class: "muted", role: "status", id: "tournament-offline" }, t("tournament.reconnecting")),
       this.actions(),
       this.standings(),
       this.rounds(),
