@@ -50,6 +50,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy.sql.elements import ColumnElement
 
 from kseri.bench import swiss
 from kseri.bench.matchpoints import board_matchpoints
@@ -57,8 +58,12 @@ from kseri.fairness import commitment
 from kseri.rules import Rules, RulesError
 from kseri.server import db
 from kseri.server.accounts import User
+from kseri.server.cluster import Elsewhere
+from kseri.server.daily import clock
 from kseri.server.errors import ApiError
-from kseri.server.registry import Change, TableRegistry
+from kseri.server.registry import Change, LeasedRegistry, TableRegistry
+from kseri.server.resign import ResignRefused, close
+from kseri.server.room import GameTable, run_to_end
 from kseri.server.seats import SeatState, hash_token, new_token
 
 log = logging.getLogger("kseri.server")
@@ -73,6 +78,10 @@ OPEN_PER_ORGANISER = 3
 """How many unfinished tournaments one account may have created at once (the creation limit)."""
 MAX_START_DELAY = 7 * 86400
 """How far ahead a tournament may be scheduled (seconds)."""
+MIN_SHOW_WITHIN, MAX_SHOW_WITHIN = 30, 600
+"""The range of a tournament's time to come to a round's table (seconds)."""
+FORFEITS_WITHDRAW = 2
+"""A player who lost this many rounds by forfeit is withdrawn (paired no more)."""
 TICK = 0.5
 """Seconds between the driver's looks at the tournaments under way."""
 SHOWN_KEPT = 256
@@ -94,6 +103,10 @@ tournaments = Table(
     Column("round", Integer, nullable=False),  # the round under way (0 before the start)
     Column("secret", String(64), nullable=False),
     Column("commitment", String(64), nullable=False),
+    Column("show_within", Integer, nullable=True),  # seconds to come to a round's table; None: no forfeits
+    Column("round_started", Float, nullable=True),  # when the round under way was paired (the clock's)
+    Column("driver", String(40), nullable=True),  # the process driving it (a cluster's lease)
+    Column("driver_until", Float, nullable=True),  # until when, unless it renews
 )
 entrants = Table(
     "tournament_players", db.metadata,
@@ -114,6 +127,8 @@ games = Table(
     Column("table_id", String(40), nullable=True),
     Column("score", Float, nullable=True),  # first's: 1, ½, 0; None until the table finishes
     Column("points", Text, nullable=True),  # the match's totals [first, second] (JSON)
+    Column("came", Integer, nullable=True),  # the seats seen at the table: 1 first, 2 second
+    Column("forfeit", String(8), nullable=True),  # first, second, both (did not come), closed
 )
 
 
@@ -138,6 +153,9 @@ class Result:
     second: str | None
     score: float | None = None
     points: tuple[int, int] | None = None
+    forfeit: str | None = None
+    """``first``, ``second`` or ``both``: who did not come (lost by forfeit, no points);
+    ``closed``: a moderator closed the table (½ each, no points)."""
 
 
 def round_key(secret: str, round_number: int) -> str:
@@ -148,18 +166,27 @@ def round_key(secret: str, round_number: int) -> str:
 def standings(fmt: str, players: Sequence[str], results: Sequence[Result],
               seed: str = "") -> list[dict[str, Any]]:
     """The standings, best first: each player's ``score`` (game points), ``buchholz``,
-    ``matchpoints`` (duplicate) and ``place`` (equal on every tie-break: a shared place).
+    ``matchpoints`` (duplicate), ``forfeits`` (rounds lost by not coming) and ``place`` (equal
+    on every tie-break: a shared place).
 
     Swiss orders by score, Buchholz, then a draw by ``seed``; duplicate by matchpoints, score,
-    Buchholz, then the draw. Unfinished games count nothing.
+    Buchholz, then the draw. Unfinished games count nothing. A forfeit is a loss (a win for the
+    one who came); a double forfeit scores nothing for either and counts in no Buchholz.
 
     >>> rs = [Result(1, "a", "b", 1.0, (12, 4)), Result(1, "c", "d", 0.0, (3, 9))]
     >>> [(r["user"], r["score"], r["matchpoints"]) for r in standings("duplicate", "abcd", rs)]
     [('a', 1.0, 1.0), ('d', 1.0, 1.0), ('b', 0.0, 0.0), ('c', 0.0, 0.0)]
+    >>> rs = [Result(1, "a", "b", 1.0, None, "second"), Result(1, "c", "d", 0.0, None, "both")]
+    >>> [(r["user"], r["score"], r["forfeits"]) for r in standings("swiss", "abcd", rs, "s")]
+    [('a', 1.0, 0), ('b', 0.0, 1), ('c', 0.0, 1), ('d', 0.0, 1)]
     """
     done = [r for r in results if r.second is None or r.score is not None]
-    played = [swiss.Game(r.first, r.second, r.score or 0.0) for r in done]
+    played = [swiss.Game(r.first, r.second, r.score or 0.0) for r in done if r.forfeit != "both"]
     score, buchholz = swiss.scores(players, played), swiss.buchholz(players, played)
+    forfeits = dict.fromkeys(players, 0)
+    for r in done:
+        for who in _forfeiters(r):
+            forfeits[who] = forfeits.get(who, 0) + 1
     points = dict.fromkeys(players, 0.0)
     if fmt == "duplicate":
         points = _matchpoints(players, done)
@@ -175,29 +202,46 @@ def standings(fmt: str, players: Sequence[str], results: Sequence[Result],
     for index, p in enumerate(order):
         place = rows[-1]["place"] if rows and key(order[index - 1]) == key(p) else index + 1
         rows.append({"user": p, "score": score[p], "buchholz": buchholz[p],
-                     "matchpoints": round(points[p], 2), "place": place})
+                     "matchpoints": round(points[p], 2), "forfeits": forfeits[p], "place": place})
     return rows
+
+
+def _forfeiters(result: Result) -> list[str]:
+    """Who lost this game by not coming."""
+    if result.forfeit == "both":
+        return [result.first, result.second or ""]
+    if result.forfeit == "first":
+        return [result.first]
+    if result.forfeit == "second" and result.second is not None:
+        return [result.second]
+    return []
 
 
 def _matchpoints(players: Sequence[str], results: Sequence[Result]) -> dict[str, float]:
     """Duplicate matchpoints: per round and seat, each result (own points minus the opponent's)
-    against everyone's who held that seat; a bye scores its round's average board."""
+    against everyone's who held that seat. A bye, a forfeit won and a table a moderator closed
+    (for both) score the round's average board: cards not played out are compared with nobody's;
+    a forfeit lost scores nothing."""
     total = dict.fromkeys(players, 0.0)
     boards: dict[tuple[int, int], dict[str, float]] = {}
-    byes: list[Result] = []
+    averaged: list[tuple[int, str]] = []
     for r in results:
-        if r.second is None:
-            byes.append(r)
-        elif r.points is not None:
+        if r.second is None or r.forfeit == "second":
+            averaged.append((r.round, r.first))
+        elif r.forfeit == "first":
+            averaged.append((r.round, r.second))
+        elif r.forfeit == "closed":
+            averaged.extend([(r.round, r.first), (r.round, r.second)])
+        elif r.points is not None and r.forfeit is None:
             first, second = r.points
             boards.setdefault((r.round, 0), {})[r.first] = first - second
             boards.setdefault((r.round, 1), {})[r.second] = second - first
     for board in boards.values():
         for p, m in board_matchpoints(board).items():
             total[p] += m
-    for bye in byes:
-        sizes = [len(b) for (rnd, _), b in boards.items() if rnd == bye.round]
-        total[bye.first] += (sum(sizes) / len(sizes) - 1) / 2 if sizes else 0.0
+    for number, player in averaged:
+        sizes = [len(b) for (rnd, _), b in boards.items() if rnd == number]
+        total[player] += (sum(sizes) / len(sizes) - 1) / 2 if sizes else 0.0
     return total
 
 
@@ -208,6 +252,10 @@ class Tournaments:
         self.store = store
         self.tables = tables
         self.tick = tick
+        self.me = tables.cluster.me if isinstance(tables, LeasedRegistry) else secrets.token_hex(6)
+        """This process's id (a cluster's, for the tournaments' leases)."""
+        self.lease = max(tables.settings.lease, 2 * tick)
+        """Seconds a process drives a tournament without renewing its lease (every step)."""
         self._lock = asyncio.Lock()
         """Held by every change (a join, a start, the driver's step): one at a time."""
         self._driver: asyncio.Task[None] | None = None
@@ -340,7 +388,8 @@ class Tournaments:
             rounds.setdefault(g["round"], []).append({
                 "board": g["board"], "first": names.get(g["first"]),
                 "second": names.get(g["second"]) if g["second"] else None, "table": g["table_id"],
-                "score": g["score"], "points": json.loads(g["points"]) if g["points"] else None})
+                "score": g["score"], "points": json.loads(g["points"]) if g["points"] else None,
+                "forfeit": g["forfeit"], "came": [bool((g["came"] or 0) & 1), bool((g["came"] or 0) & 2)]})
             if (g["round"] == row["round"] and row["status"] == "playing" and g["second"]
                     and g["score"] is None and g["table_id"]):
                 tables[g["first"]] = tables[g["second"]] = g["table_id"]
@@ -383,8 +432,11 @@ class Tournaments:
     # -- changing --------------------------------------------------------------------------------
 
     async def create(self, user: User, name: str, rules_spec: str, fmt: str, rounds: int,
-                     starts_in: float, clock: int | None, public: bool) -> dict[str, Any]:
-        """A new tournament, its organiser entered first."""
+                     starts_in: float, clock: int | None, public: bool,
+                     show_within: int | None = None) -> dict[str, Any]:
+        """A new tournament, its organiser entered first. ``show_within``: the seconds a player
+        has to come to their table after a round starts, or lose it by forfeit (``None``: no
+        forfeits; an absent player's seat is played by the stand-in, as at every table)."""
         try:
             rules = Rules.from_spec(rules_spec)
         except (RulesError, ValueError) as error:
@@ -395,6 +447,9 @@ class Tournaments:
         if fmt not in FORMATS:
             raise ApiError(422, "bad-format", f"the format must be one of {', '.join(FORMATS)}",
                            field="format")
+        if show_within is not None and not MIN_SHOW_WITHIN <= show_within <= MAX_SHOW_WITHIN:
+            raise ApiError(422, "bad-show-within", f"the time to come to a table is {MIN_SHOW_WITHIN} "
+                           f"to {MAX_SHOW_WITHIN} seconds", field="show_within")
         if not 0 <= starts_in <= MAX_START_DELAY:
             raise ApiError(422, "bad-start", f"a tournament starts within {MAX_START_DELAY // 86400} days",
                            field="starts_in")
@@ -406,13 +461,13 @@ class Tournaments:
                 raise ApiError(429, "too-many-tournaments", f"an account may organise at most "
                                f"{OPEN_PER_ORGANISER} tournaments not yet over")
             await _not_elsewhere(connection, user.id)
-            now = time.time()
+            now = _now()
             secret = secrets.token_hex(32)
             tournament_id = secrets.token_urlsafe(9)
             row = {"id": tournament_id, "name": name, "organiser": user.id, "rules": rules_spec,
                    "format": fmt, "rounds": rounds, "clock": clock, "public": public,
                    "starts": now + starts_in, "created": now, "status": "open", "round": 0,
-                   "secret": secret, "commitment": commitment(secret)}
+                   "secret": secret, "commitment": commitment(secret), "show_within": show_within}
             await connection.execute(tournaments.insert().values(**row))
             await connection.execute(entrants.insert().values(
                 tournament_id=tournament_id, user_id=user.id, username=user.username, joined=now))
@@ -484,22 +539,37 @@ class Tournaments:
     # -- the driver ------------------------------------------------------------------------------
 
     async def step(self) -> None:
-        """One look at every tournament not over: start those due, record finished tables'
-        results, pair the next round when one is complete, finish after the last."""
+        """One look at every tournament not over that this process drives (its lease taken or
+        renewed): start those due, forfeit the players who did not come in time, record finished
+        tables' results, pair the next round when one is complete, finish after the last."""
         async with self.store.engine.connect() as connection:
-            due = (await connection.execute(select(tournaments).where(
-                tournaments.c.status.in_(("open", "playing"))))).mappings().all()
-        now = time.time()
-        for found in due:
+            due = (await connection.execute(select(tournaments.c.id).where(
+                tournaments.c.status.in_(("open", "playing"))))).scalars().all()
+        for tournament_id in due:
+            if not await self._drive_lease(tournament_id):
+                continue
             async with self._lock:
-                row = await self._row(found["id"])
-                if row["status"] == "open" and row["starts"] <= now:
+                row = await self._row(tournament_id)
+                if row["status"] == "open" and row["starts"] <= _now():
                     if len(await self._entrants(row["id"])) >= 2:
                         await self._pair(row, 1)
                     else:
                         await self._set(row["id"], status="cancelled")
                 elif row["status"] == "playing":
                     await self._advance(row)
+
+    async def _drive_lease(self, tournament_id: str) -> bool:
+        """Take or renew the lease to drive this tournament: ``False`` while another process
+        holds it (it renews at each of its steps; one killed lets it expire, and the first
+        process to look after that takes the tournament over where it was)."""
+        now = time.time()
+        async with self.store.engine.begin() as connection:
+            taken = await connection.execute(update(tournaments).where(
+                tournaments.c.id == tournament_id,
+                tournaments.c.driver.is_(None) | (tournaments.c.driver == self.me)
+                | (tournaments.c.driver_until < now)).values(driver=self.me, driver_until=now + self.lease)
+                .returning(tournaments.c.driver))
+            return taken.first() is not None
 
     async def _set(self, tournament_id: str, **values: Any) -> None:
         async with self._writing(tournament_id) as connection:
@@ -509,15 +579,17 @@ class Tournaments:
     async def _advance(self, row: dict[str, Any]) -> None:
         current = [g for g in await self._games(row["id"]) if g["round"] == row["round"]]
         await self._open_tables(row, current)
+        if row["show_within"] is not None and await self._forfeits(row, current):
+            current = [g for g in await self._games(row["id"]) if g["round"] == row["round"]]
         finished = [found for g in current if g["score"] is None and g["table_id"]
                     and (found := await self._result_of(g)) is not None]
         if finished:  # every result found in one commit, each over a game still without one
             async with self._writing(row["id"]) as connection:
-                for g, score, points in finished:
+                for g, score, points, forfeit in finished:
                     await connection.execute(update(games).where(
                         games.c.tournament_id == g["tournament_id"], games.c.round == g["round"],
                         games.c.board == g["board"], games.c.score.is_(None)).values(
-                        score=score, points=json.dumps(points)))
+                        score=score, points=None if points is None else json.dumps(points), forfeit=forfeit))
             current = [g for g in await self._games(row["id"]) if g["round"] == row["round"]]
         if any(g["second"] and g["score"] is None for g in current):
             return
@@ -527,22 +599,87 @@ class Tournaments:
         else:
             await self._pair(row, row["round"] + 1)
 
-    async def _result_of(self, game: dict[str, Any]) -> tuple[dict[str, Any], float, list[int]] | None:
-        """A finished table's result: the game, first's score and the totals (``None``: not over)."""
-        table = await self.tables.get(game["table_id"])
+    async def _forfeits(self, row: dict[str, Any], current: list[dict[str, Any]]) -> bool:
+        """Note who came to each table of the round (a seat with a connection); once the time
+        to come is over, a game with a seat never seen ends: lost by forfeit by whoever did not
+        come (by both if neither did), its table closed; a player's second forfeit withdraws
+        them. Whether anything changed."""
+        overdue = _now() >= (row["round_started"] or 0.0) + row["show_within"]
+        changed = False
+        for g in current:
+            if not g["second"] or g["score"] is not None or not g["table_id"]:
+                continue
+            table = await self._live_table(g["table_id"])
+            if table is None or table.state.status == "finished":
+                continue
+            came = (g["came"] or 0) | sum(1 << seat for seat in range(2) if table.seats[seat].connections)
+            if came == 3 or not overdue:
+                if came != (g["came"] or 0):
+                    async with self._writing(row["id"]) as connection:
+                        await connection.execute(update(games).where(*_game_is(g)).values(came=came))
+                continue
+            forfeit = {0: "both", 1: "second", 2: "first"}[came]
+            async with self._writing(row["id"]) as connection:
+                stored = await connection.execute(update(games).where(*_game_is(g), games.c.score.is_(None))
+                                                  .values(came=came, forfeit=forfeit,
+                                                          score=1.0 if forfeit == "second" else 0.0))
+                if stored.rowcount != 1:
+                    continue
+                absent = [g["first"]] * (forfeit != "second") + [g["second"]] * (forfeit != "first")
+                for user in absent:
+                    await self._withdraw_after_forfeits(connection, row, user)
+            changed = True
+            log.info("tournament %s round %d: %s forfeited", row["id"], row["round"], forfeit)
+            await self._end_table(table, "a player did not come in time: the game is lost by forfeit")
+        return changed
+
+    async def _withdraw_after_forfeits(self, connection: AsyncConnection, row: dict[str, Any],
+                                       user: str) -> None:
+        """Withdraw a player whose forfeits reached :data:`FORFEITS_WITHDRAW`."""
+        lost = (await connection.execute(select(func.count()).select_from(games).where(
+            games.c.tournament_id == row["id"],
+            ((games.c.first == user) & games.c.forfeit.in_(("first", "both")))
+            | ((games.c.second == user) & games.c.forfeit.in_(("second", "both")))))).scalar_one()
+        if lost >= FORFEITS_WITHDRAW:
+            await connection.execute(update(entrants).where(
+                entrants.c.tournament_id == row["id"], entrants.c.user_id == user,
+                entrants.c.withdrawn.is_(None)).values(withdrawn=row["round"]))
+
+    async def _end_table(self, table: GameTable, why: str) -> None:
+        """End a forfeited game's table: a match under way closed (unrated), one not begun removed."""
+        if table.state.status == "waiting":
+            await self.tables.remove(table, why)
+            return
+        with suppress(ResignRefused):
+            await run_to_end(close(table, why))
+
+    async def _live_table(self, table_id: str) -> GameTable | None:
+        """A round's table, held here (``None``: gone, or held by another process for now)."""
+        with suppress(Elsewhere):
+            return await self.tables.get(table_id)
+        return None
+
+    async def _result_of(self, game: dict[str, Any]
+                         ) -> tuple[dict[str, Any], float, list[int] | None, str | None] | None:
+        """A finished table's result: the game, first's score, the totals and the forfeit
+        (``closed`` for a table a moderator closed: ½ each, its totals not compared);
+        ``None``: not over."""
+        table = await self._live_table(game["table_id"])
         if table is None or table.state.status != "finished":
             return None
+        if table.state.closed is not None:
+            return game, 0.5, None, "closed"
         match, winner = table.state.match, table.state.winner
         score = 0.5 if winner is None else 1.0 if winner == 0 else 0.0
-        return game, score, [int(t) for t in match.totals] if match is not None else [0, 0]
+        return game, score, [int(t) for t in match.totals] if match is not None else [0, 0], None
 
     async def _pair(self, row: dict[str, Any], number: int) -> None:
-        """Pair round ``number`` and store its games (then open their tables), in one commit
-        with the tournament's round."""
+        """Pair round ``number`` and store its games, in one commit with the tournament's round,
+        then open their tables (if this process drives the tournament)."""
         players = await self._entrants(row["id"])
         active = [p["user_id"] for p in players if p["withdrawn"] is None]
-        played = [swiss.Game(g["first"], g["second"], g["score"] or 0.0)
-                  for g in await self._games(row["id"])]
+        played = [swiss.Game(g["first"], g["second"], g["score"] or 0.0)  # a double forfeit: never met
+                  for g in await self._games(row["id"]) if g["forfeit"] != "both"]
         if len(active) < 2:
             await self._set(row["id"], status="finished")
             return
@@ -551,7 +688,7 @@ class Tournaments:
         async with self._writing(row["id"]) as connection:
             changed = await connection.execute(update(tournaments).where(
                 tournaments.c.id == row["id"], tournaments.c.round == number - 1).values(
-                round=number, status="playing"))
+                round=number, status="playing", round_started=_now()))
             if changed.rowcount != 1:
                 return
             for board, (first, second) in enumerate(pairs):
@@ -559,9 +696,10 @@ class Tournaments:
                 await connection.execute(games.insert().values(
                     tournament_id=row["id"], round=number, board=board, first=first,
                     second=None if bye else second, score=swiss.BYE_POINTS if bye else None))
-        row = row | {"round": number, "status": "playing"}
         log.info("tournament %s: round %d paired (%d games)", row["id"], number, len(pairs))
-        await self._open_tables(row, [g for g in await self._games(row["id"]) if g["round"] == number])
+        if await self._drive_lease(row["id"]):  # else the process driving it opens them
+            await self._open_tables(row | {"round": number},
+                                    [g for g in await self._games(row["id"]) if g["round"] == number])
 
     async def _open_tables(self, row: dict[str, Any], current: list[dict[str, Any]]) -> None:
         """A table for each game of the round that has none yet, dealt from the round's key."""
@@ -577,15 +715,25 @@ class Tournaments:
             table = await self.tables.create(rules, seats, casual=False, public=False, clock=row["clock"],
                                              deals=key)
             async with self._writing(row["id"]) as connection:
-                await connection.execute(update(games).where(
-                    games.c.tournament_id == row["id"], games.c.round == g["round"],
-                    games.c.board == g["board"]).values(table_id=table.id))
+                await connection.execute(update(games).where(*_game_is(g)).values(table_id=table.id))
+
+
+def _game_is(g: dict[str, Any]) -> tuple[ColumnElement[bool], ...]:
+    """The conditions that pick this game's row."""
+    return (games.c.tournament_id == g["tournament_id"], games.c.round == g["round"],
+            games.c.board == g["board"])
+
+
+def _now() -> float:
+    """The tournaments' calendar (UNIX seconds): the server's clock, which tests set
+    (:func:`kseri.server.daily.clock`)."""
+    return clock().timestamp()
 
 
 def _result(g: dict[str, Any]) -> Result:
     points = json.loads(g["points"]) if g["points"] else None
     return Result(g["round"], g["first"], g["second"], g["score"],
-                  None if points is None else (points[0], points[1]))
+                  None if points is None else (points[0], points[1]), g["forfeit"])
 
 
 def _summary(row: dict[str, Any], count: int) -> dict[str, Any]:
@@ -594,7 +742,7 @@ def _summary(row: dict[str, Any], count: int) -> dict[str, Any]:
     return {"id": row["id"], "name": row["name"], "rules": row["rules"], "format": row["format"],
             "rounds": row["rounds"], "round": row["round"], "clock": row["clock"],
             "public": row["public"], "starts": row["starts"], "status": row["status"],
-            "entrants": count, "commitment": row["commitment"],
+            "entrants": count, "commitment": row["commitment"], "show_within": row["show_within"],
             "secret": row["secret"] if over else None}
 
 

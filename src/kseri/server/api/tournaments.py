@@ -19,7 +19,13 @@ from kseri.server.api.tables import Allowances
 from kseri.server.errors import ApiError, errors
 from kseri.server.limits import client_address, origin_allowed
 from kseri.server.settings import ServerSettings
-from kseri.server.tournaments import MAX_ROUNDS, MAX_START_DELAY, Tournaments
+from kseri.server.tournaments import (
+    MAX_ROUNDS,
+    MAX_SHOW_WITHIN,
+    MAX_START_DELAY,
+    MIN_SHOW_WITHIN,
+    Tournaments,
+)
 
 router = APIRouter()
 
@@ -37,6 +43,9 @@ class NewTournament(BaseModel):
     clock: Annotated[int, Field(ge=5, le=600)] | None = None
     """Seconds per move (as a table's clock); ``None``: no clock."""
     public: bool = True
+    show_within: Annotated[int, Field(ge=MIN_SHOW_WITHIN, le=MAX_SHOW_WITHIN)] | None = None
+    """Seconds a player has to come to their table after a round starts, or lose that round by
+    forfeit (withdrawn after two); ``None``: no forfeits (the stand-in plays an absent seat)."""
 
 
 def _tournaments(request: Request) -> Tournaments:
@@ -54,7 +63,7 @@ async def listing(request: Request) -> dict[str, Any]:
 async def create(body: NewTournament, user: CheckedUser, request: Request) -> dict[str, Any]:
     """Create a tournament (a signed-in player, entered as its first player)."""
     return await _tournaments(request).create(user, body.name, body.rules, body.format, body.rounds,
-                                              body.starts_in, body.clock, body.public)
+                                              body.starts_in, body.clock, body.public, body.show_within)
 
 
 @router.get("/api/tournaments/{tournament_id}", responses=errors(404))
