@@ -98,3 +98,25 @@ def test_a_large_duplicate_field_whose_first_seats_always_win_still_pairs() -> N
         met = {frozenset((g.first, g.second)) for g in played}
         assert all(frozenset(pair) not in met for pair in pairs), "no repeats"
         played += [swiss.Game(first, second, 1.0) for first, second in pairs]
+
+
+def test_forfeits_and_a_closed_table_in_duplicate() -> None:
+    # round 1 by hand: e did not come to d's table (d sat first, came alone: a forfeit), and a
+    # moderator closed f's table against g. Only a–b and c–h were played out: seat 0 a +6 beats
+    # c −2 → a 1, c 0; seat 1 b −6 loses to h +2 → h 1, b 0. The average board hands out
+    # (2 - 1) / 2 = ½: d (the forfeit won) ½, f and g (closed) ½ each; e (the forfeit lost) 0.
+    results = [Result(1, "a", "b", 1.0, (10, 4)), Result(1, "c", "h", 0.0, (3, 5)),
+               Result(1, "d", "e", 1.0, None, "second"), Result(1, "f", "g", 0.5, None, "closed")]
+    table = {r["user"]: r for r in standings("duplicate", list("abcdefgh"), results, "seed")}
+    assert {p: table[p]["matchpoints"] for p in "abcdefgh"} == {
+        "a": 1.0, "b": 0.0, "c": 0.0, "d": 0.5, "e": 0.0, "f": 0.5, "g": 0.5, "h": 1.0}
+    assert {p: table[p]["score"] for p in "defg"} == {"d": 1.0, "e": 0.0, "f": 0.5, "g": 0.5}
+    assert {p: table[p]["forfeits"] for p in "abcdefgh"} == dict.fromkeys("abcdfgh", 0) | {"e": 1}
+
+
+def test_a_double_forfeit_scores_nothing_and_counts_in_no_buchholz() -> None:
+    results = [Result(1, "a", "b", 0.0, None, "both"), Result(1, "c", "d", 1.0, (9, 2)),
+               Result(2, "a", "c", 0.0, (1, 8)), Result(2, "b", "d", 1.0, (7, 5))]
+    table = {r["user"]: r for r in standings("swiss", list("abcd"), results, "seed")}
+    assert {p: (table[p]["score"], table[p]["buchholz"], table[p]["forfeits"]) for p in "abcd"} == {
+        "a": (0.0, 2.0, 1), "b": (1.0, 0.0, 1), "c": (2.0, 0.0, 0), "d": (0.0, 3.0, 0)}

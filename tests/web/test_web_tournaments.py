@@ -227,3 +227,41 @@ def show_table(browser: Browser, tournament_id: str) -> str:
     """This player's table of the round under way, as the server tells it."""
     table: str = browser.http.get(f"/api/tournaments/{tournament_id}").json()["my_table"]
     return table
+
+
+@pytest.mark.parametrize(("viewport", "size"), [(LAPTOP, "laptop"), (PHONE, "phone")])
+def test_forfeits_shown_live(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, new_context: ContextFactory,
+                             page_errors: PageErrors, viewport: dict[str, int], size: str) -> None:
+    # the server's clock set by the test: the time to come runs out when the test says so
+    now = tmp_path / "now.txt"
+    now.write_text("2026-12-04T12:00:00+00:00")
+    monkeypatch.setenv("KSERI_CLOCK_FILE", str(now))
+    server = Server(f"sqlite+aiosqlite:///{tmp_path / 'kseri.db'}", {"--limits": LAX}).start()
+    try:
+        players = [Browser(server) for _ in range(3)]
+        for index, player in enumerate(players):
+            player.sign_up(f"f{index}{size}")
+        created = players[0].post("/api/tournaments", {"name": "Early birds", "rules": QUICK, "rounds": 1,
+                                                       "starts_in": 3600, "show_within": 30})
+        tournament_id = created.json()["id"]
+        for player in players[1:]:
+            assert player.post(f"/api/tournaments/{tournament_id}/join").status_code == 204
+        page = page_errors.watch(new_context(viewport).new_page())
+        page.goto(f"{server.http}/tournaments/{tournament_id}")
+        expect(page.locator("#tournament-show-within")).to_contain_text("within 30 s")
+        assert players[0].post(f"/api/tournaments/{tournament_id}/start").status_code == 204
+        expect(page.locator(".round[data-round='1'] .pairings li")).to_have_count(2)
+        now.write_text("2026-12-04T12:00:31+00:00")  # nobody came
+        expect(page.locator("#standings-title")).to_have_text("Final standings", timeout=60_000)
+        expect(page.locator(".result.forfeit")).to_have_text("neither came: lost by both")
+        expect(page.locator("#tournament-standings thead th").last).to_have_text("Forfeits")
+        forfeits = page.locator("#tournament-standings tbody tr td:last-child")
+        expect(forfeits).to_have_text(["0", "1", "1"])  # the bye first: a point, no forfeit
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "no sideways"
+        screenshot(page, f"tournaments-{size}-forfeits")
+        assert axe_findings(page) == []
+        for player in players:
+            player.close()
+    finally:
+        server.stop()
+    assert page_errors.errors == []

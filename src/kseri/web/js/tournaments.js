@@ -47,7 +47,7 @@ export class TournamentsScreen {
     this.busy = false;
     this.timer = null;
     this.alive = true;
-    this.form = { name: "", rules: "greek", format: "swiss", rounds: 3, minutes: 10 };
+    this.form = { name: "", rules: "greek", format: "swiss", rounds: 3, minutes: 10, showWithin: "120" };
   }
 
   async start() {
@@ -82,7 +82,8 @@ export class TournamentsScreen {
     this.error = "";
     try {
       const body = { name: this.form.name.trim() || t("tournament.defaultName"), rules: this.form.rules,
-        format: this.form.format, rounds: Number(this.form.rounds), starts_in: Number(this.form.minutes) * 60 };
+        format: this.form.format, rounds: Number(this.form.rounds), starts_in: Number(this.form.minutes) * 60,
+        show_within: this.form.showWithin ? Number(this.form.showWithin) : null };
       const created = await accountApi("POST", "/api/tournaments", body);
       navigate(`/tournaments/${created.id}`);
     } catch (error) {
@@ -108,7 +109,9 @@ export class TournamentsScreen {
         field("rules", t("tournament.rules"), select("rules", [["greek", t("preset.greek")], ["pisti", t("preset.pisti")], ["classic", t("preset.classic")]])),
         field("format", t("tournament.format"), select("format", [["swiss", t("tournament.format.swiss")], ["duplicate", t("tournament.format.duplicate")]])),
         field("rounds", t("tournament.rounds"), input("rounds", { type: "number", min: 1, max: 15 })),
-        field("minutes", t("tournament.startsIn"), input("minutes", { type: "number", min: 0, max: 1440 }))),
+        field("minutes", t("tournament.startsIn"), input("minutes", { type: "number", min: 0, max: 1440 })),
+        field("showWithin", t("tournament.showWithin"), select("showWithin", [["60", t("tournament.minutes", { n: 1 })],
+          ["120", t("tournament.minutes", { n: 2 })], ["300", t("tournament.minutes", { n: 5 })], ["", t("tournament.showWithin.never")]]))),
       h("button", { type: "submit", class: "primary", id: "tournament-create", disabled: this.busy }, t("tournament.create")));
   }
 
@@ -270,14 +273,19 @@ export class TournamentScreen {
   standings() {
     const d = this.data;
     const duplicate = d.format === "duplicate";
+    const forfeits = d.show_within !== null || d.standings.some((e) => e.forfeits > 0);
     const heads = [t("tournament.place"), t("tournament.player"), t("tournament.score"), t("tournament.buchholz")];
     if (duplicate) heads.splice(2, 0, t("tournament.matchpoints"));
-    const rows = d.standings.map((e) => h("tr", {},
+    if (forfeits) heads.push(t("tournament.forfeits"));
+    const withdrawn = new Set(d.players.filter((p) => p.withdrawn).map((p) => p.username));
+    const rows = d.standings.map((e) => h("tr", { class: withdrawn.has(e.username) ? "withdrawn" : null },
       h("td", { class: "number" }, e.place),
-      h("td", {}, link(`/p/${encodeURIComponent(e.username)}`, e.username)),
+      h("td", {}, link(`/p/${encodeURIComponent(e.username)}`, e.username),
+        withdrawn.has(e.username) && h("span", { class: "muted" }, ` (${t("tournament.withdrawn")})`)),
       duplicate && h("td", { class: "number" }, e.matchpoints),
       h("td", { class: "number" }, e.score),
-      h("td", { class: "number" }, e.buchholz)));
+      h("td", { class: "number" }, e.buchholz),
+      forfeits && h("td", { class: "number" }, e.forfeits)));
     return h("section", { class: "panel", "aria-labelledby": "standings-title" },
       h("h2", { id: "standings-title" }, d.status === "finished" ? t("tournament.final") : t("tournament.standings")),
       h("div", { class: "scroll" }, h("table", { class: "board", id: "tournament-standings" },
@@ -291,9 +299,12 @@ export class TournamentScreen {
       h("h2", {}, t("tournament.round", { n: rnd.round })),
       h("ul", { class: "pairings" }, rnd.games.map((g) => h("li", {},
         g.second === null ? t("tournament.bye", { name: g.first })
+          : g.forfeit && g.forfeit !== "closed" ? [h("span", { class: "pair" }, t("tournament.versus", { first: g.first, second: g.second })), " ",
+            h("span", { class: "result forfeit" }, g.forfeit === "both" ? t("tournament.forfeitBoth")
+              : t("tournament.forfeitBy", { name: g.forfeit === "first" ? g.first : g.second }))]
           : [h("span", { class: "pair" }, t("tournament.versus", { first: g.first, second: g.second })), " ",
             h("span", { class: "result" }, g.score === null ? t("tournament.playing")
-              : g.points ? `${g.points[0]}–${g.points[1]}` : ""), " ",
+              : g.forfeit === "closed" ? t("tournament.closedTable") : g.points ? `${g.points[0]}–${g.points[1]}` : ""), " ",
             g.table && link(`/t/${g.table}${g.score === null ? "" : "#replay"}`, g.score === null ? t("tournament.watch") : t("tournament.replay"))])))));
   }
 
@@ -309,6 +320,7 @@ export class TournamentScreen {
       h("p", { class: "facts", id: "tournament-status" },
         `${t(`tournament.format.${d.format}`)} · ${d.rules} · ${statusText(d)} · ${tn("tournament.entrantsCount", d.entrants)}`),
       d.status === "open" && h("p", { class: "facts" }, t("tournament.startsAt", { when: startsText(d) })),
+      d.show_within !== null && !this.over() && h("p", { class: "facts", id: "tournament-show-within" }, t("tournament.showWithinFact", { n: d.show_within })),
       this.error && h("p", { class: "error", role: "alert" }, this.error),
       this.offline && h("p", { class: "muted", role: "status", id: "tournament-offline" }, t("tournament.reconnecting")),
       this.actions(),
