@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kseri.bench import swiss
-from kseri.server.tournaments import Result, round_key, standings
+from kseri.server.tournaments import Result, mirrored_results, round_key, standings
 
 FIELD = [
     Result(1, "a", "b", 1.0, (10, 4)),
@@ -120,3 +120,23 @@ def test_a_double_forfeit_scores_nothing_and_counts_in_no_buchholz() -> None:
     table = {r["user"]: r for r in standings("swiss", list("abcd"), results, "seed")}
     assert {p: (table[p]["score"], table[p]["buchholz"], table[p]["forfeits"]) for p in "abcd"} == {
         "a": (0.0, 2.0, 1), "b": (1.0, 0.0, 1), "c": (2.0, 0.0, 0), "d": (0.0, 3.0, 0)}
+
+
+def test_mirrored_legs_by_hand() -> None:
+    # round 1: a–b and c–d each play the round's deal twice, seats swapped. By hand:
+    # a–b: leg 1 a 12 b 4, leg 2 b 15 a 5 → a 17, b 19: b wins the round (the cards favoured seat 1).
+    # c–d: leg 1 c 9 d 9, leg 2 d 6 c 6 → 15 all: ½ each.
+    # Matchpoints per seat (both legs' holders of it): seat 0 results a +8, c 0, b +10, d 0 →
+    # b 3, a 2, c ½, d ½; seat 1 results b −8, d 0, a −10, c 0 → c and d tie (½) and beat both
+    # others: c 2½, d 2½, b 1, a 0. Totals a 2, b 4, c 3, d 3.
+    legs = [Result(1, "a", "b", 1.0, (12, 4)), Result(1, "b", "a", 1.0, (15, 5)),
+            Result(1, "c", "d", 0.5, (9, 9)), Result(1, "d", "c", 0.5, (6, 6))]
+    table = {r["user"]: r for r in standings("mirrored", list("abcd"), legs, "seed")}
+    assert {p: table[p]["score"] for p in "abcd"} == {"a": 0.0, "b": 1.0, "c": 0.5, "d": 0.5}
+    assert {p: table[p]["matchpoints"] for p in "abcd"} == {"a": 2.0, "b": 4.0, "c": 3.0, "d": 3.0}
+    assert standings("mirrored", list("abcd"), legs, "seed")[0]["user"] == "b"
+    assert mirrored_results(legs[:3]) == mirrored_results(legs[:2]), "a pair with a leg not over waits"
+    forfeited = [Result(1, "a", "b", 0.0, None, "first"), Result(1, "b", "a", 1.0, None, "second")]
+    assert mirrored_results(forfeited) == [Result(1, "a", "b", 0.0, None, "first")]
+    table = {r["user"]: r for r in standings("mirrored", list("ab"), forfeited, "seed")}
+    assert (table["a"]["forfeits"], table["b"]["forfeits"], table["b"]["score"]) == (1, 0, 1.0)

@@ -68,8 +68,11 @@ from kseri.server.seats import SeatState, hash_token, new_token
 
 log = logging.getLogger("kseri.server")
 
-FORMATS = ("swiss", "duplicate")
-"""The formats: Swiss ranked by game points, or by duplicate matchpoints."""
+FORMATS = ("swiss", "duplicate", "mirrored")
+"""The formats: Swiss ranked by game points, or by duplicate matchpoints; ``mirrored`` is
+duplicate where each pair plays the round's deals twice, seats swapped (two legs)."""
+MATCHPOINTED = ("duplicate", "mirrored")
+"""The formats ranked by matchpoints."""
 MAX_ENTRANTS = 1000
 """The most entrants a tournament takes (``benchmarks/tournament_load.py`` measures a field)."""
 MAX_ROUNDS = 15
@@ -181,19 +184,20 @@ def standings(fmt: str, players: Sequence[str], results: Sequence[Result],
     [('a', 1.0, 0), ('b', 0.0, 1), ('c', 0.0, 1), ('d', 0.0, 1)]
     """
     done = [r for r in results if r.second is None or r.score is not None]
-    played = [swiss.Game(r.first, r.second, r.score or 0.0) for r in done if r.forfeit != "both"]
+    counted = mirrored_results(results) if fmt == "mirrored" else done
+    played = [swiss.Game(r.first, r.second, r.score or 0.0) for r in counted if r.forfeit != "both"]
     score, buchholz = swiss.scores(players, played), swiss.buchholz(players, played)
     forfeits = dict.fromkeys(players, 0)
-    for r in done:
+    for r in counted:
         for who in _forfeiters(r):
             forfeits[who] = forfeits.get(who, 0) + 1
     points = dict.fromkeys(players, 0.0)
-    if fmt == "duplicate":
+    if fmt in MATCHPOINTED:
         points = _matchpoints(players, done)
     draw = {p: hashlib.sha256(f"{seed}:{p}".encode()).hexdigest() for p in players}
 
     def key(p: str) -> tuple[float, ...]:
-        if fmt == "duplicate":
+        if fmt in MATCHPOINTED:
             return (-points[p], -score[p], -buchholz[p])
         return (-score[p], -buchholz[p])
 
@@ -204,6 +208,43 @@ def standings(fmt: str, players: Sequence[str], results: Sequence[Result],
         rows.append({"user": p, "score": score[p], "buchholz": buchholz[p],
                      "matchpoints": round(points[p], 2), "forfeits": forfeits[p], "place": place})
     return rows
+
+
+def mirrored_results(results: Sequence[Result]) -> list[Result]:
+    """A mirrored round's two legs of each pair as one game (the first leg's seats): the pair's
+    points over both deals compared (the luck of the cards cancels: each held both hands), a
+    forfeit in either leg the round's forfeit, a closed leg ½ each; byes as they are, a pair
+    with a leg not over left out.
+
+    >>> legs = [Result(1, "a", "b", 1.0, (12, 4)), Result(1, "b", "a", 1.0, (15, 5))]
+    >>> mirrored_results(legs)  # a: 12 + 5, b: 4 + 15
+    [Result(round=1, first='a', second='b', score=0.0, points=(17, 19), forfeit=None)]
+    """
+    legs: dict[tuple[int, frozenset[str]], list[Result]] = {}
+    out: list[Result] = []
+    for r in results:
+        if r.second is None:
+            out.append(r)
+        else:
+            legs.setdefault((r.round, frozenset((r.first, r.second))), []).append(r)
+    for pair in legs.values():
+        if len(pair) != 2 or any(r.score is None for r in pair):
+            continue
+        lead, back = pair
+        a, b = lead.first, lead.second or ""
+        forfeit = next((r for r in pair if r.forfeit is not None), None)
+        if forfeit is not None:
+            lost = _forfeiters(forfeit)
+            which = "closed" if forfeit.forfeit == "closed" else "both" if len(lost) == 2 \
+                else "first" if lost == [a] else "second"
+            score = {"closed": 0.5, "both": 0.0, "first": 0.0, "second": 1.0}[which]
+            out.append(Result(lead.round, a, b, score, None, which))
+            continue
+        mine = (lead.points or (0, 0))[0] + (back.points or (0, 0))[1]
+        theirs = (lead.points or (0, 0))[1] + (back.points or (0, 0))[0]
+        score = 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
+        out.append(Result(lead.round, a, b, score, (mine, theirs)))
+    return out
 
 
 def _forfeiters(result: Result) -> list[str]:
@@ -625,6 +666,12 @@ class Tournaments:
                                                           score=1.0 if forfeit == "second" else 0.0))
                 if stored.rowcount != 1:
                     continue
+                if row["format"] == "mirrored" and g["board"] % 2 == 0:  # the second leg too, seats swapped
+                    swapped = {"first": "second", "second": "first"}.get(forfeit, forfeit)
+                    await connection.execute(update(games).where(
+                        games.c.tournament_id == row["id"], games.c.round == g["round"],
+                        games.c.board == g["board"] + 1, games.c.score.is_(None)).values(
+                        forfeit=swapped, score=1.0 if swapped == "second" else 0.0))
                 absent = [g["first"]] * (forfeit != "second") + [g["second"]] * (forfeit != "first")
                 for user in absent:
                     await self._withdraw_after_forfeits(connection, row, user)
@@ -635,8 +682,8 @@ class Tournaments:
 
     async def _withdraw_after_forfeits(self, connection: AsyncConnection, row: dict[str, Any],
                                        user: str) -> None:
-        """Withdraw a player whose forfeits reached :data:`FORFEITS_WITHDRAW`."""
-        lost = (await connection.execute(select(func.count()).select_from(games).where(
+        """Withdraw a player whose rounds lost by forfeit reached :data:`FORFEITS_WITHDRAW`."""
+        lost = (await connection.execute(select(func.count(games.c.round.distinct())).where(
             games.c.tournament_id == row["id"],
             ((games.c.first == user) & games.c.forfeit.in_(("first", "both")))
             | ((games.c.second == user) & games.c.forfeit.in_(("second", "both")))))).scalar_one()
@@ -678,8 +725,11 @@ class Tournaments:
         then open their tables (if this process drives the tournament)."""
         players = await self._entrants(row["id"])
         active = [p["user_id"] for p in players if p["withdrawn"] is None]
-        played = [swiss.Game(g["first"], g["second"], g["score"] or 0.0)  # a double forfeit: never met
-                  for g in await self._games(row["id"]) if g["forfeit"] != "both"]
+        results = [_result(g) for g in await self._games(row["id"])]
+        if row["format"] == "mirrored":  # each pair's two legs as one game
+            results = mirrored_results(results)
+        played = [swiss.Game(r.first, r.second, r.score or 0.0)  # a double forfeit: never met
+                  for r in results if r.forfeit != "both"]
         if len(active) < 2:
             await self._set(row["id"], status="finished")
             return
@@ -691,11 +741,14 @@ class Tournaments:
                 round=number, status="playing", round_started=_now()))
             if changed.rowcount != 1:
                 return
-            for board, (first, second) in enumerate(pairs):
+            legs = 2 if row["format"] == "mirrored" else 1  # mirrored: the second leg's seats swapped
+            for index, (first, second) in enumerate(pairs):
                 bye = second == ""
-                await connection.execute(games.insert().values(
-                    tournament_id=row["id"], round=number, board=board, first=first,
-                    second=None if bye else second, score=swiss.BYE_POINTS if bye else None))
+                for leg in range(1 if bye else legs):
+                    await connection.execute(games.insert().values(
+                        tournament_id=row["id"], round=number, board=index * legs + leg,
+                        first=second if leg else first, second=None if bye else first if leg else second,
+                        score=swiss.BYE_POINTS if bye else None))
         log.info("tournament %s: round %d paired (%d games)", row["id"], number, len(pairs))
         if await self._drive_lease(row["id"]):  # else the process driving it opens them
             await self._open_tables(row | {"round": number},
@@ -703,8 +756,10 @@ class Tournaments:
 
     async def _open_tables(self, row: dict[str, Any], current: list[dict[str, Any]]) -> None:
         """A table for each game of the round that has none yet, dealt from the round's key."""
-        waiting = [g for g in current if g["second"] and g["table_id"] is None]
-        if not waiting:
+        scored = {g["board"] for g in current if g["score"] is not None}
+        waiting = [g for g in current if g["second"] and g["table_id"] is None
+                   and not (row["format"] == "mirrored" and g["board"] % 2 and g["board"] - 1 not in scored)]
+        if not waiting:  # (a mirrored pair's second leg opens once its first is over)
             return
         names = {p["user_id"]: p["username"] for p in await self._entrants(row["id"])}
         rules = Rules.from_spec(row["rules"])

@@ -36,7 +36,7 @@ class NewTournament(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: Annotated[str, Field(min_length=1, max_length=80)]
     rules: Annotated[str, Field(min_length=1, max_length=200)] = "greek"
-    format: Literal["swiss", "duplicate"] = "swiss"
+    format: Literal["swiss", "duplicate", "mirrored"] = "swiss"
     rounds: Annotated[int, Field(ge=1, le=MAX_ROUNDS)] = 3
     starts_in: Annotated[float, Field(ge=0, le=MAX_START_DELAY)] = 300
     """Seconds from now to the start."""

@@ -107,7 +107,7 @@ export class TournamentsScreen {
       h("div", { class: "fields" },
         field("name", t("tournament.name"), input("name", { maxlength: 80, placeholder: t("tournament.defaultName") })),
         field("rules", t("tournament.rules"), select("rules", [["greek", t("preset.greek")], ["pisti", t("preset.pisti")], ["classic", t("preset.classic")]])),
-        field("format", t("tournament.format"), select("format", [["swiss", t("tournament.format.swiss")], ["duplicate", t("tournament.format.duplicate")]])),
+        field("format", t("tournament.format"), select("format", [["swiss", t("tournament.format.swiss")], ["duplicate", t("tournament.format.duplicate")], ["mirrored", t("tournament.format.mirrored")]])),
         field("rounds", t("tournament.rounds"), input("rounds", { type: "number", min: 1, max: 15 })),
         field("minutes", t("tournament.startsIn"), input("minutes", { type: "number", min: 0, max: 1440 })),
         field("showWithin", t("tournament.showWithin"), select("showWithin", [["60", t("tournament.minutes", { n: 1 })],
@@ -272,7 +272,7 @@ export class TournamentScreen {
 
   standings() {
     const d = this.data;
-    const duplicate = d.format === "duplicate";
+    const duplicate = ["duplicate", "mirrored"].includes(d.format);
     const forfeits = d.show_within !== null || d.standings.some((e) => e.forfeits > 0);
     const heads = [t("tournament.place"), t("tournament.player"), t("tournament.score"), t("tournament.buchholz")];
     if (duplicate) heads.splice(2, 0, t("tournament.matchpoints"));
