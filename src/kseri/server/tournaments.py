@@ -583,9 +583,10 @@ class Tournaments:
         """One look at every tournament not over that this process drives (its lease taken or
         renewed): start those due, forfeit the players who did not come in time, record finished
         tables' results, pair the next round when one is complete, finish after the last."""
-        async with self.store.engine.connect() as connection:
+        async with self.store.engine.connect() as connection:  # those open and not due take no lease
             due = (await connection.execute(select(tournaments.c.id).where(
-                tournaments.c.status.in_(("open", "playing"))))).scalars().all()
+                (tournaments.c.status == "playing")
+                | ((tournaments.c.status == "open") & (tournaments.c.starts <= _now()))))).scalars().all()
         for tournament_id in due:
             if not await self._drive_lease(tournament_id):
                 continue
