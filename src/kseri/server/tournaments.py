@@ -52,7 +52,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlalchemy.sql.elements import ColumnElement
 
-from kseri.bench import swiss
+from kseri.bench import arena, swiss
 from kseri.bench.matchpoints import board_matchpoints
 from kseri.fairness import commitment
 from kseri.rules import Rules, RulesError
@@ -68,9 +68,10 @@ from kseri.server.seats import SeatState, hash_token, new_token
 
 log = logging.getLogger("kseri.server")
 
-FORMATS = ("swiss", "duplicate", "mirrored")
+FORMATS = ("swiss", "duplicate", "mirrored", "arena")
 """The formats: Swiss ranked by game points, or by duplicate matchpoints; ``mirrored`` is
-duplicate where each pair plays the round's deals twice, seats swapped (two legs)."""
+duplicate where each pair plays the round's deals twice, seats swapped (two legs); ``arena``
+pairs whoever finished at once, for a fixed time, ranked by points per game."""
 MATCHPOINTED = ("duplicate", "mirrored")
 """The formats ranked by matchpoints."""
 MAX_ENTRANTS = 1000
@@ -81,6 +82,8 @@ OPEN_PER_ORGANISER = 3
 """How many unfinished tournaments one account may have created at once (the creation limit)."""
 MAX_START_DELAY = 7 * 86400
 """How far ahead a tournament may be scheduled (seconds)."""
+ARENA_MINUTES, MIN_ARENA_MINUTES, MAX_ARENA_MINUTES = 30, 1, 180
+"""An arena's length (minutes): by default, and its range."""
 MIN_SHOW_WITHIN, MAX_SHOW_WITHIN = 30, 600
 """The range of a tournament's time to come to a round's table (seconds)."""
 FORFEITS_WITHDRAW = 2
@@ -110,6 +113,7 @@ tournaments = Table(
     Column("round_started", Float, nullable=True),  # when the round under way was paired (the clock's)
     Column("driver", String(40), nullable=True),  # the process driving it (a cluster's lease)
     Column("driver_until", Float, nullable=True),  # until when, unless it renews
+    Column("ends", Float, nullable=True),  # an arena's end (the clock's); None before its start
 )
 entrants = Table(
     "tournament_players", db.metadata,
@@ -166,6 +170,11 @@ def round_key(secret: str, round_number: int) -> str:
     return hashlib.sha256(f"tournament:{secret}:{round_number}".encode()).hexdigest()
 
 
+def arena_key(secret: str, game: int) -> str:
+    """The deal key of an arena's game (each game its own cards)."""
+    return hashlib.sha256(f"tournament:{secret}:arena:{game}".encode()).hexdigest()
+
+
 def standings(fmt: str, players: Sequence[str], results: Sequence[Result],
               seed: str = "") -> list[dict[str, Any]]:
     """The standings, best first: each player's ``score`` (game points), ``buchholz``,
@@ -184,6 +193,8 @@ def standings(fmt: str, players: Sequence[str], results: Sequence[Result],
     [('a', 1.0, 0), ('b', 0.0, 1), ('c', 0.0, 1), ('d', 0.0, 1)]
     """
     done = [r for r in results if r.second is None or r.score is not None]
+    if fmt == "arena":
+        return _arena_standings(players, done, seed)
     counted = mirrored_results(results) if fmt == "mirrored" else done
     played = [swiss.Game(r.first, r.second, r.score or 0.0) for r in counted if r.forfeit != "both"]
     score, buchholz = swiss.scores(players, played), swiss.buchholz(players, played)
@@ -207,6 +218,36 @@ def standings(fmt: str, players: Sequence[str], results: Sequence[Result],
         place = rows[-1]["place"] if rows and key(order[index - 1]) == key(p) else index + 1
         rows.append({"user": p, "score": score[p], "buchholz": buchholz[p],
                      "matchpoints": round(points[p], 2), "forfeits": forfeits[p], "place": place})
+    return rows
+
+
+def arena_points(players: Sequence[str], results: Sequence[Result]) -> dict[str, int]:
+    """Each player's arena points: :data:`kseri.bench.arena.WIN` a win, ``DRAW`` a draw,
+    ``LOSS`` a loss, over the games over.
+
+    >>> arena_points("abc", [Result(1, "a", "b", 1.0), Result(1, "c", "a", 0.5), Result(1, "b", "c")])
+    {'a': 3, 'b': 0, 'c': 1}
+    """
+    points = dict.fromkeys(players, 0)
+    for r in results:
+        if r.second is None or r.score is None:
+            continue
+        for who, score in ((r.first, r.score), (r.second, 1.0 - r.score)):
+            points[who] = points.get(who, 0) + (arena.WIN if score == 1 else arena.DRAW if score == 0.5
+                                                 else arena.LOSS)
+    return points
+
+
+def _arena_standings(players: Sequence[str], results: Sequence[Result], seed: str) -> list[dict[str, Any]]:
+    """An arena's standings: by points (in ``score``), equal points sharing a place."""
+    points = arena_points(players, results)
+    draw = {p: hashlib.sha256(f"{seed}:{p}".encode()).hexdigest() for p in players}
+    order = sorted(players, key=lambda p: (-points[p], draw[p]))
+    rows: list[dict[str, Any]] = []
+    for index, p in enumerate(order):
+        place = rows[-1]["place"] if rows and points[order[index - 1]] == points[p] else index + 1
+        rows.append({"user": p, "score": float(points[p]), "buchholz": 0.0, "matchpoints": 0.0,
+                     "forfeits": 0, "place": place})
     return rows
 
 
@@ -474,10 +515,11 @@ class Tournaments:
 
     async def create(self, user: User, name: str, rules_spec: str, fmt: str, rounds: int,
                      starts_in: float, clock: int | None, public: bool,
-                     show_within: int | None = None) -> dict[str, Any]:
+                     show_within: int | None = None, minutes: int | None = None) -> dict[str, Any]:
         """A new tournament, its organiser entered first. ``show_within``: the seconds a player
         has to come to their table after a round starts, or lose it by forfeit (``None``: no
-        forfeits; an absent player's seat is played by the stand-in, as at every table)."""
+        forfeits; an absent player's seat is played by the stand-in, as at every table).
+        ``minutes``: an arena's length (``ARENA_MINUTES`` when ``None``; ``rounds`` is unused)."""
         try:
             rules = Rules.from_spec(rules_spec)
         except (RulesError, ValueError) as error:
@@ -488,6 +530,13 @@ class Tournaments:
         if fmt not in FORMATS:
             raise ApiError(422, "bad-format", f"the format must be one of {', '.join(FORMATS)}",
                            field="format")
+        length = (minutes or ARENA_MINUTES) * 60.0 if fmt == "arena" else None
+        if minutes is not None and not MIN_ARENA_MINUTES <= minutes <= MAX_ARENA_MINUTES:
+            raise ApiError(422, "bad-minutes", f"an arena lasts {MIN_ARENA_MINUTES} to {MAX_ARENA_MINUTES} "
+                           "minutes", field="minutes")
+        if show_within is not None and fmt == "arena":
+            raise ApiError(422, "bad-show-within", "an arena has no forfeits: whoever is waiting is "
+                           "paired", field="show_within")
         if show_within is not None and not MIN_SHOW_WITHIN <= show_within <= MAX_SHOW_WITHIN:
             raise ApiError(422, "bad-show-within", f"the time to come to a table is {MIN_SHOW_WITHIN} "
                            f"to {MAX_SHOW_WITHIN} seconds", field="show_within")
@@ -508,7 +557,8 @@ class Tournaments:
             row = {"id": tournament_id, "name": name, "organiser": user.id, "rules": rules_spec,
                    "format": fmt, "rounds": rounds, "clock": clock, "public": public,
                    "starts": now + starts_in, "created": now, "status": "open", "round": 0,
-                   "secret": secret, "commitment": commitment(secret), "show_within": show_within}
+                   "secret": secret, "commitment": commitment(secret), "show_within": show_within,
+                   "ends": None if length is None else now + starts_in + length}
             await connection.execute(tournaments.insert().values(**row))
             await connection.execute(entrants.insert().values(
                 tournament_id=tournament_id, user_id=user.id, username=user.username, joined=now))
@@ -597,6 +647,8 @@ class Tournaments:
                         await self._pair(row, 1)
                     else:
                         await self._set(row["id"], status="cancelled")
+                elif row["status"] == "playing" and row["format"] == "arena":
+                    await self._advance_arena(row)
                 elif row["status"] == "playing":
                     await self._advance(row)
 
@@ -640,6 +692,61 @@ class Tournaments:
             log.info("tournament %s finished", row["id"])
         else:
             await self._pair(row, row["round"] + 1)
+
+    async def _start_arena(self, row: dict[str, Any]) -> None:
+        """Start an arena (its end moved by as much as the start, when the organiser starts it
+        early) and pair everyone."""
+        now = _now()
+        async with self._writing(row["id"]) as connection:
+            changed = await connection.execute(update(tournaments).where(
+                tournaments.c.id == row["id"], tournaments.c.round == 0).values(
+                round=1, status="playing", round_started=now, ends=row["ends"] - row["starts"] + now))
+            if changed.rowcount != 1:
+                return
+        log.info("arena %s started", row["id"])
+        if await self._drive_lease(row["id"]):
+            await self._advance_arena(await self._row(row["id"]))
+
+    async def _advance_arena(self, row: dict[str, Any]) -> None:
+        """An arena's step: record the tables over; until the end, pair whoever is waiting
+        (``bench/arena.pair_waiting``: the closest points, not the opponent just met, unless
+        nobody else is playing) and open their tables; after it, finish once the last table is."""
+        played = await self._games(row["id"])
+        finished = [found for g in played if g["score"] is None and g["table_id"]
+                    and (found := await self._result_of(g)) is not None]
+        if finished:
+            async with self._writing(row["id"]) as connection:
+                for g, score, totals, forfeit in finished:
+                    await connection.execute(update(games).where(*_game_is(g), games.c.score.is_(None))
+                                             .values(score=score, forfeit=forfeit,
+                                                     points=None if totals is None else json.dumps(totals)))
+            played = await self._games(row["id"])
+        playing = {p for g in played if g["score"] is None for p in (g["first"], g["second"])}
+        if _now() >= row["ends"]:
+            if not playing:
+                await self._set(row["id"], status="finished")
+                log.info("arena %s finished", row["id"])
+            return
+        results = [_result(g) for g in played]
+        active = [p["user_id"] for p in await self._entrants(row["id"]) if p["withdrawn"] is None]
+        points = arena_points(active, results)
+        waiting = {p: points[p] for p in active if p not in playing}
+        last: dict[str, str] = {}
+        for g in played:  # in order: each player's latest opponent
+            last[g["first"]], last[g["second"]] = g["second"], g["first"]
+        pairs = arena.pair_waiting(waiting, last)
+        left = {p: waiting[p] for p in waiting if all(p not in pair for pair in pairs)}
+        if not playing and not pairs and len(left) >= 2:  # nobody else can come: a rematch it is
+            pairs = arena.pair_waiting(left)
+        if not pairs:
+            return
+        async with self._writing(row["id"]) as connection:
+            board = len(played)
+            for first, second in pairs:
+                await connection.execute(games.insert().values(
+                    tournament_id=row["id"], round=1, board=board, first=first, second=second))
+                board += 1
+        await self._open_tables(row, [g for g in await self._games(row["id"]) if g["table_id"] is None])
 
     async def _forfeits(self, row: dict[str, Any], current: list[dict[str, Any]]) -> bool:
         """Note who came to each table of the round (a seat with a connection); once the time
@@ -723,7 +830,10 @@ class Tournaments:
 
     async def _pair(self, row: dict[str, Any], number: int) -> None:
         """Pair round ``number`` and store its games, in one commit with the tournament's round,
-        then open their tables (if this process drives the tournament)."""
+        then open their tables (if this process drives the tournament). An arena starts instead."""
+        if row["format"] == "arena":
+            await self._start_arena(row)
+            return
         players = await self._entrants(row["id"])
         active = [p["user_id"] for p in players if p["withdrawn"] is None]
         results = [_result(g) for g in await self._games(row["id"])]
@@ -768,8 +878,9 @@ class Tournaments:
         for g in waiting:
             seats = [SeatState("human", None, names[user], hash_token(new_token()), user)
                      for user in (g["first"], g["second"])]
+            deals = arena_key(row["secret"], g["board"]) if row["format"] == "arena" else key
             table = await self.tables.create(rules, seats, casual=False, public=False, clock=row["clock"],
-                                             deals=key)
+                                             deals=deals)
             async with self._writing(row["id"]) as connection:
                 await connection.execute(update(games).where(*_game_is(g)).values(table_id=table.id))
 

@@ -20,9 +20,11 @@ from kseri.server.errors import ApiError, errors
 from kseri.server.limits import client_address, origin_allowed
 from kseri.server.settings import ServerSettings
 from kseri.server.tournaments import (
+    MAX_ARENA_MINUTES,
     MAX_ROUNDS,
     MAX_SHOW_WITHIN,
     MAX_START_DELAY,
+    MIN_ARENA_MINUTES,
     MIN_SHOW_WITHIN,
     Tournaments,
 )
@@ -36,7 +38,7 @@ class NewTournament(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: Annotated[str, Field(min_length=1, max_length=80)]
     rules: Annotated[str, Field(min_length=1, max_length=200)] = "greek"
-    format: Literal["swiss", "duplicate", "mirrored"] = "swiss"
+    format: Literal["swiss", "duplicate", "mirrored", "arena"] = "swiss"
     rounds: Annotated[int, Field(ge=1, le=MAX_ROUNDS)] = 3
     starts_in: Annotated[float, Field(ge=0, le=MAX_START_DELAY)] = 300
     """Seconds from now to the start."""
@@ -46,6 +48,8 @@ class NewTournament(BaseModel):
     show_within: Annotated[int, Field(ge=MIN_SHOW_WITHIN, le=MAX_SHOW_WITHIN)] | None = None
     """Seconds a player has to come to their table after a round starts, or lose that round by
     forfeit (withdrawn after two); ``None``: no forfeits (the stand-in plays an absent seat)."""
+    minutes: Annotated[int, Field(ge=MIN_ARENA_MINUTES, le=MAX_ARENA_MINUTES)] | None = None
+    """An arena's length (default 30 minutes)."""
 
 
 def _tournaments(request: Request) -> Tournaments:
@@ -63,7 +67,8 @@ async def listing(request: Request) -> dict[str, Any]:
 async def create(body: NewTournament, user: CheckedUser, request: Request) -> dict[str, Any]:
     """Create a tournament (a signed-in player, entered as its first player)."""
     return await _tournaments(request).create(user, body.name, body.rules, body.format, body.rounds,
-                                              body.starts_in, body.clock, body.public, body.show_within)
+                                              body.starts_in, body.clock, body.public, body.show_within,
+                                              body.minutes)
 
 
 @router.get("/api/tournaments/{tournament_id}", responses=errors(404))

@@ -1,6 +1,6 @@
 """Tournaments' forfeits and their driver's lease (server/tournaments.py): a tournament's time
 to show (``show_within``) and its round's start, which process drives it and until when; each
-game's seats that came and its forfeit.
+game's seats that came and its forfeit; an arena's end.
 
 Revision ID: 0012
 Revises: 0010
@@ -24,6 +24,7 @@ def upgrade() -> None:
     op.add_column("tournaments", sa.Column("round_started", sa.Float, nullable=True))
     op.add_column("tournaments", sa.Column("driver", sa.String(40), nullable=True))
     op.add_column("tournaments", sa.Column("driver_until", sa.Float, nullable=True))
+    op.add_column("tournaments", sa.Column("ends", sa.Float, nullable=True))
     op.add_column("tournament_games", sa.Column("came", sa.Integer, nullable=True))
     op.add_column("tournament_games", sa.Column("forfeit", sa.String(8), nullable=True))
 
@@ -33,6 +34,7 @@ def downgrade() -> None:
         batch.drop_column("forfeit")
         batch.drop_column("came")
     with op.batch_alter_table("tournaments") as batch:
+        batch.drop_column("ends")
         batch.drop_column("driver_until")
         batch.drop_column("driver")
         batch.drop_column("round_started")
