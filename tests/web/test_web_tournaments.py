@@ -16,6 +16,7 @@ from browser_helpers import PHONE, ContextFactory, PageErrors, axe_findings, scr
 from playerkit import Browser, Player
 from playwright.sync_api import Page, expect
 from serverkit import LAX, Server
+from test_tournament_arena import keep_playing
 
 LAPTOP = {"width": 1366, "height": 657}
 QUICK = "greek,target=1,target_rule=higher-wins"
@@ -259,6 +260,49 @@ def test_forfeits_shown_live(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ne
         expect(forfeits).to_have_text(["0", "1", "1"])  # the bye first: a point, no forfeit
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "no sideways"
         screenshot(page, f"tournaments-{size}-forfeits")
+        assert axe_findings(page) == []
+        for player in players:
+            player.close()
+    finally:
+        server.stop()
+    assert page_errors.errors == []
+
+
+@pytest.mark.parametrize(("viewport", "size"), [(LAPTOP, "laptop"), (PHONE, "phone")])
+def test_an_arena_watched_live(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, new_context: ContextFactory,
+                               page_errors: PageErrors, viewport: dict[str, int], size: str) -> None:
+    now = tmp_path / "now.txt"
+    now.write_text("2026-12-04T12:00:00+00:00")
+    monkeypatch.setenv("KSERI_CLOCK_FILE", str(now))
+    server = Server(f"sqlite+aiosqlite:///{tmp_path / 'kseri.db'}", {"--limits": LAX}).start()
+    try:
+        players = [Browser(server) for _ in range(3)]
+        for index, player in enumerate(players):
+            player.sign_up(f"a{index}{size}")
+        created = players[0].post("/api/tournaments", {"name": "Lunch arena", "rules": QUICK,
+                                                       "format": "arena", "minutes": 1, "starts_in": 3600})
+        tournament_id = created.json()["id"]
+        for player in players[1:]:
+            assert player.post(f"/api/tournaments/{tournament_id}/join").status_code == 204
+        page = page_errors.watch(new_context(viewport).new_page())
+        page.goto(f"{server.http}/tournaments/{tournament_id}")
+        expect(page.locator("#tournament-status")).to_contain_text("Arena (paired again at once")
+        assert players[0].post(f"/api/tournaments/{tournament_id}/start").status_code == 204
+        expect(page.locator("#tournament-status")).to_contain_text("Arena under way until")
+        finals: dict[str, dict[str, object]] = {}
+        threads = [threading.Thread(target=lambda p=p: asyncio.run(keep_playing(p, tournament_id, finals)))
+                   for p in players]
+        for thread in threads:
+            thread.start()
+        expect(page.locator(".round .pairings li")).to_have_count(4, timeout=120_000)  # four games seen live
+        now.write_text("2026-12-04T12:01:00+00:00")
+        expect(page.locator("#standings-title")).to_have_text("Final standings", timeout=120_000)
+        for thread in threads:
+            thread.join(60)
+        expect(page.locator(".round h2")).to_have_text("Games")
+        expect(page.locator("#tournament-standings thead th")).to_have_text(["Place", "Player", "Points"])
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "no sideways"
+        screenshot(page, f"tournaments-{size}-arena")
         assert axe_findings(page) == []
         for player in players:
             player.close()

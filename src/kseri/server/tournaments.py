@@ -910,6 +910,7 @@ def _summary(row: dict[str, Any], count: int) -> dict[str, Any]:
             "rounds": row["rounds"], "round": row["round"], "clock": row["clock"],
             "public": row["public"], "starts": row["starts"], "status": row["status"],
             "entrants": count, "commitment": row["commitment"], "show_within": row["show_within"],
+            "ends": row["ends"],
             "secret": row["secret"] if over else None}
 
 

@@ -25,6 +25,7 @@ function addStyle() {
 }
 
 function statusText(tournament) {
+  if (tournament.status === "playing" && tournament.format === "arena") return t("tournament.arenaEnds", { when: new Date(tournament.ends * 1000).toLocaleTimeString() });
   if (tournament.status === "playing") return t("tournament.status.playing", { round: tournament.round, rounds: tournament.rounds });
   return t(`tournament.status.${tournament.status}`);
 }
@@ -47,7 +48,7 @@ export class TournamentsScreen {
     this.busy = false;
     this.timer = null;
     this.alive = true;
-    this.form = { name: "", rules: "greek", format: "swiss", rounds: 3, minutes: 10, showWithin: "120" };
+    this.form = { name: "", rules: "greek", format: "swiss", rounds: 3, minutes: 10, showWithin: "120", arenaMinutes: 30 };
   }
 
   async start() {
@@ -84,6 +85,7 @@ export class TournamentsScreen {
       const body = { name: this.form.name.trim() || t("tournament.defaultName"), rules: this.form.rules,
         format: this.form.format, rounds: Number(this.form.rounds), starts_in: Number(this.form.minutes) * 60,
         show_within: this.form.showWithin ? Number(this.form.showWithin) : null };
+      if (this.form.format === "arena") Object.assign(body, { show_within: null, minutes: Number(this.form.arenaMinutes) });
       const created = await accountApi("POST", "/api/tournaments", body);
       navigate(`/tournaments/${created.id}`);
     } catch (error) {
@@ -107,7 +109,8 @@ export class TournamentsScreen {
       h("div", { class: "fields" },
         field("name", t("tournament.name"), input("name", { maxlength: 80, placeholder: t("tournament.defaultName") })),
         field("rules", t("tournament.rules"), select("rules", [["greek", t("preset.greek")], ["pisti", t("preset.pisti")], ["classic", t("preset.classic")]])),
-        field("format", t("tournament.format"), select("format", [["swiss", t("tournament.format.swiss")], ["duplicate", t("tournament.format.duplicate")], ["mirrored", t("tournament.format.mirrored")]])),
+        field("format", t("tournament.format"), select("format", [["swiss", t("tournament.format.swiss")], ["duplicate", t("tournament.format.duplicate")], ["mirrored", t("tournament.format.mirrored")], ["arena", t("tournament.format.arena")]])),
+        field("arenaMinutes", t("tournament.arenaMinutes"), input("arenaMinutes", { type: "number", min: 1, max: 180 })),
         field("rounds", t("tournament.rounds"), input("rounds", { type: "number", min: 1, max: 15 })),
         field("minutes", t("tournament.startsIn"), input("minutes", { type: "number", min: 0, max: 1440 })),
         field("showWithin", t("tournament.showWithin"), select("showWithin", [["60", t("tournament.minutes", { n: 1 })],
@@ -274,7 +277,9 @@ export class TournamentScreen {
     const d = this.data;
     const duplicate = ["duplicate", "mirrored"].includes(d.format);
     const forfeits = d.show_within !== null || d.standings.some((e) => e.forfeits > 0);
-    const heads = [t("tournament.place"), t("tournament.player"), t("tournament.score"), t("tournament.buchholz")];
+    const buchholz = d.format !== "arena"; // an arena ranks by points alone
+    const heads = [t("tournament.place"), t("tournament.player"), t("tournament.score")];
+    if (buchholz) heads.push(t("tournament.buchholz"));
     if (duplicate) heads.splice(2, 0, t("tournament.matchpoints"));
     if (forfeits) heads.push(t("tournament.forfeits"));
     const withdrawn = new Set(d.players.filter((p) => p.withdrawn).map((p) => p.username));
@@ -284,7 +289,7 @@ export class TournamentScreen {
         withdrawn.has(e.username) && h("span", { class: "muted" }, ` (${t("tournament.withdrawn")})`)),
       duplicate && h("td", { class: "number" }, e.matchpoints),
       h("td", { class: "number" }, e.score),
-      h("td", { class: "number" }, e.buchholz),
+      buchholz && h("td", { class: "number" }, e.buchholz),
       forfeits && h("td", { class: "number" }, e.forfeits)));
     return h("section", { class: "panel", "aria-labelledby": "standings-title" },
       h("h2", { id: "standings-title" }, d.status === "finished" ? t("tournament.final") : t("tournament.standings")),
@@ -296,7 +301,7 @@ export class TournamentScreen {
   rounds() {
     const d = this.data;
     return [...d.pairings].reverse().map((rnd) => h("section", { class: "panel round", dataset: { round: rnd.round } },
-      h("h2", {}, t("tournament.round", { n: rnd.round })),
+      h("h2", {}, d.format === "arena" ? t("tournament.games") : t("tournament.round", { n: rnd.round })),
       h("ul", { class: "pairings" }, rnd.games.map((g) => h("li", {},
         g.second === null ? t("tournament.bye", { name: g.first })
           : g.forfeit && g.forfeit !== "closed" ? [h("span", { class: "pair" }, t("tournament.versus", { first: g.first, second: g.second })), " ",
