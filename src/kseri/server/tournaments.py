@@ -82,8 +82,8 @@ OPEN_PER_ORGANISER = 3
 """How many unfinished tournaments one account may have created at once (the creation limit)."""
 MAX_START_DELAY = 7 * 86400
 """How far ahead a tournament may be scheduled (seconds)."""
-ARENA_MINUTES, MIN_ARENA_MINUTES, MAX_ARENA_MINUTES = 30, 1, 180
-"""An arena's length (minutes): by default, and its range."""
+MIN_ARENA_MINUTES, MAX_ARENA_MINUTES = 1, 180
+"""The range of an arena's length (minutes)."""
 MIN_SHOW_WITHIN, MAX_SHOW_WITHIN = 30, 600
 """The range of a tournament's time to come to a round's table (seconds)."""
 FORFEITS_WITHDRAW = 2
@@ -519,7 +519,7 @@ class Tournaments:
         """A new tournament, its organiser entered first. ``show_within``: the seconds a player
         has to come to their table after a round starts, or lose it by forfeit (``None``: no
         forfeits; an absent player's seat is played by the stand-in, as at every table).
-        ``minutes``: an arena's length (``ARENA_MINUTES`` when ``None``; ``rounds`` is unused)."""
+        ``minutes``: an arena's length (required for an arena, which ignores ``rounds``)."""
         try:
             rules = Rules.from_spec(rules_spec)
         except (RulesError, ValueError) as error:
@@ -530,10 +530,11 @@ class Tournaments:
         if fmt not in FORMATS:
             raise ApiError(422, "bad-format", f"the format must be one of {', '.join(FORMATS)}",
                            field="format")
-        length = (minutes or ARENA_MINUTES) * 60.0 if fmt == "arena" else None
-        if minutes is not None and not MIN_ARENA_MINUTES <= minutes <= MAX_ARENA_MINUTES:
-            raise ApiError(422, "bad-minutes", f"an arena lasts {MIN_ARENA_MINUTES} to {MAX_ARENA_MINUTES} "
-                           "minutes", field="minutes")
+        if (fmt == "arena") != (minutes is not None) or (
+                minutes is not None and not MIN_ARENA_MINUTES <= minutes <= MAX_ARENA_MINUTES):
+            raise ApiError(422, "bad-minutes", f"an arena, and only an arena, lasts {MIN_ARENA_MINUTES} to "
+                           f"{MAX_ARENA_MINUTES} minutes", field="minutes")
+        length = None if minutes is None else minutes * 60.0
         if show_within is not None and fmt == "arena":
             raise ApiError(422, "bad-show-within", "an arena has no forfeits: whoever is waiting is "
                            "paired", field="show_within")

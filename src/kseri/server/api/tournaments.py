@@ -11,7 +11,7 @@ from contextlib import suppress
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Request, Response, WebSocket
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 from starlette.websockets import WebSocketDisconnect
 
 from kseri.server.accounts import CheckedUser, optional_user
@@ -49,7 +49,13 @@ class NewTournament(BaseModel):
     """Seconds a player has to come to their table after a round starts, or lose that round by
     forfeit (withdrawn after two); ``None``: no forfeits (the stand-in plays an absent seat)."""
     minutes: Annotated[int, Field(ge=MIN_ARENA_MINUTES, le=MAX_ARENA_MINUTES)] | None = None
-    """An arena's length (default 30 minutes)."""
+    """An arena's length (required for an arena, refused otherwise)."""
+
+    @model_validator(mode="after")
+    def _arena_length(self) -> NewTournament:
+        if (self.format == "arena") != (self.minutes is not None):
+            raise ValueError("an arena states its length in minutes, and only an arena does")
+        return self
 
 
 def _tournaments(request: Request) -> Tournaments:
