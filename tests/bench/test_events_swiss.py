@@ -70,3 +70,14 @@ def test_swiss_properties(n: int, seed: int) -> None:
     byes = [g.first for g in games if g.second is None]
     assert len(byes) == len(set(byes))  # rounds <= n: nobody needs a second bye
     assert sorted(standings(players, games)) == sorted(players)
+
+
+def test_a_withdrawn_player_still_counts_for_their_opponents() -> None:
+    # dee withdrew after round 1 (lost to cy): the three left are paired (one bye), cy's
+    # Buchholz still counts dee's score, and nobody meets anyone twice
+    games = [Game("ann", "bob", 1.0), Game("cy", "dee", 1.0), Game("ann", "cy", 0.5), Game("bob", "dee", 1.0)]
+    field = ["ann", "bob", "cy"]
+    assert scores(field, games) == {"ann": 1.5, "bob": 1.0, "cy": 1.5, "dee": 0.0}
+    assert buchholz(field, games)["cy"] == 1.5 + 0.0
+    pairs = pair_round(field, games, seed="w")
+    assert sorted(map(frozenset, pairs)) == sorted([frozenset(("bob", "cy")), frozenset(("ann", ""))])

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kseri.bench import swiss
-from kseri.server.tournaments import Result, round_key, standings
+from kseri.server.tournaments import Result, mirrored_results, round_key, standings
 
 FIELD = [
     Result(1, "a", "b", 1.0, (10, 4)),
@@ -98,3 +98,45 @@ def test_a_large_duplicate_field_whose_first_seats_always_win_still_pairs() -> N
         met = {frozenset((g.first, g.second)) for g in played}
         assert all(frozenset(pair) not in met for pair in pairs), "no repeats"
         played += [swiss.Game(first, second, 1.0) for first, second in pairs]
+
+
+def test_forfeits_and_a_closed_table_in_duplicate() -> None:
+    # round 1 by hand: e did not come to d's table (d sat first, came alone: a forfeit), and a
+    # moderator closed f's table against g. Only a–b and c–h were played out: seat 0 a +6 beats
+    # c −2 → a 1, c 0; seat 1 b −6 loses to h +2 → h 1, b 0. The average board hands out
+    # (2 - 1) / 2 = ½: d (the forfeit won) ½, f and g (closed) ½ each; e (the forfeit lost) 0.
+    results = [Result(1, "a", "b", 1.0, (10, 4)), Result(1, "c", "h", 0.0, (3, 5)),
+               Result(1, "d", "e", 1.0, None, "second"), Result(1, "f", "g", 0.5, None, "closed")]
+    table = {r["user"]: r for r in standings("duplicate", list("abcdefgh"), results, "seed")}
+    assert {p: table[p]["matchpoints"] for p in "abcdefgh"} == {
+        "a": 1.0, "b": 0.0, "c": 0.0, "d": 0.5, "e": 0.0, "f": 0.5, "g": 0.5, "h": 1.0}
+    assert {p: table[p]["score"] for p in "defg"} == {"d": 1.0, "e": 0.0, "f": 0.5, "g": 0.5}
+    assert {p: table[p]["forfeits"] for p in "abcdefgh"} == dict.fromkeys("abcdfgh", 0) | {"e": 1}
+
+
+def test_a_double_forfeit_scores_nothing_and_counts_in_no_buchholz() -> None:
+    results = [Result(1, "a", "b", 0.0, None, "both"), Result(1, "c", "d", 1.0, (9, 2)),
+               Result(2, "a", "c", 0.0, (1, 8)), Result(2, "b", "d", 1.0, (7, 5))]
+    table = {r["user"]: r for r in standings("swiss", list("abcd"), results, "seed")}
+    assert {p: (table[p]["score"], table[p]["buchholz"], table[p]["forfeits"]) for p in "abcd"} == {
+        "a": (0.0, 2.0, 1), "b": (1.0, 0.0, 1), "c": (2.0, 0.0, 0), "d": (0.0, 3.0, 0)}
+
+
+def test_mirrored_legs_by_hand() -> None:
+    # round 1: a–b and c–d each play the round's deal twice, seats swapped. By hand:
+    # a–b: leg 1 a 12 b 4, leg 2 b 15 a 5 → a 17, b 19: b wins the round (the cards favoured seat 1).
+    # c–d: leg 1 c 9 d 9, leg 2 d 6 c 6 → 15 all: ½ each.
+    # Matchpoints per seat (both legs' holders of it): seat 0 results a +8, c 0, b +10, d 0 →
+    # b 3, a 2, c ½, d ½; seat 1 results b −8, d 0, a −10, c 0 → c and d tie (½) and beat both
+    # others: c 2½, d 2½, b 1, a 0. Totals a 2, b 4, c 3, d 3.
+    legs = [Result(1, "a", "b", 1.0, (12, 4)), Result(1, "b", "a", 1.0, (15, 5)),
+            Result(1, "c", "d", 0.5, (9, 9)), Result(1, "d", "c", 0.5, (6, 6))]
+    table = {r["user"]: r for r in standings("mirrored", list("abcd"), legs, "seed")}
+    assert {p: table[p]["score"] for p in "abcd"} == {"a": 0.0, "b": 1.0, "c": 0.5, "d": 0.5}
+    assert {p: table[p]["matchpoints"] for p in "abcd"} == {"a": 2.0, "b": 4.0, "c": 3.0, "d": 3.0}
+    assert standings("mirrored", list("abcd"), legs, "seed")[0]["user"] == "b"
+    assert mirrored_results(legs[:3]) == mirrored_results(legs[:2]), "a pair with a leg not over waits"
+    forfeited = [Result(1, "a", "b", 0.0, None, "first"), Result(1, "b", "a", 1.0, None, "second")]
+    assert mirrored_results(forfeited) == [Result(1, "a", "b", 0.0, None, "first")]
+    table = {r["user"]: r for r in standings("mirrored", list("ab"), forfeited, "seed")}
+    assert (table["a"]["forfeits"], table["b"]["forfeits"], table["b"]["score"]) == (1, 0, 1.0)

@@ -41,14 +41,19 @@ class Game:
 
 
 def scores(players: Sequence[str], games: Sequence[Game]) -> dict[str, float]:
-    """Each player's points."""
+    """Each player's points (and those of anyone who played in ``games`` but is no longer in
+    the field: a withdrawn player still counts in their opponents' Buchholz).
+
+    >>> scores(["ann"], [Game("ann", "bob", 0.5)])
+    {'ann': 0.5, 'bob': 0.5}
+    """
     out = dict.fromkeys(players, 0.0)
     for g in games:
         if g.second is None:
-            out[g.first] += BYE_POINTS
+            out[g.first] = out.get(g.first, 0.0) + BYE_POINTS
         else:
-            out[g.first] += g.score
-            out[g.second] += 1.0 - g.score
+            out[g.first] = out.get(g.first, 0.0) + g.score
+            out[g.second] = out.get(g.second, 0.0) + 1.0 - g.score
     return out
 
 
@@ -58,8 +63,8 @@ def buchholz(players: Sequence[str], games: Sequence[Game]) -> dict[str, float]:
     out = dict.fromkeys(players, 0.0)
     for g in games:
         if g.second is not None:
-            out[g.first] += s[g.second]
-            out[g.second] += s[g.first]
+            out[g.first] = out.get(g.first, 0.0) + s[g.second]
+            out[g.second] = out.get(g.second, 0.0) + s[g.first]
     return out
 
 

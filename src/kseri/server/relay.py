@@ -245,7 +245,7 @@ class Relay:
     tables: TableSource
     """The process's tables (:class:`~kseri.server.registry.LeasedRegistry`)."""
     heard: Callable[[dict[str, Any]], None]
-    """Told of another process's change to accounts (:meth:`tell_peers` there)."""
+    """Told of another process's change to accounts or tournaments (:meth:`tell_peers` there)."""
     app: ASGIApp
     """The application that answers HTTP requests forwarded here."""
     links: dict[str, Link] = field(default_factory=dict)
@@ -402,7 +402,8 @@ class Relay:
             self._open(envelope)
         elif op == "http":
             self._spawn(self._serve_http(envelope, payload))
-        elif op in ("seats-claimed", "user-deleted") and envelope["from"] != self.cluster.me:
+        elif (op in ("seats-claimed", "user-deleted", "tournament-changed")
+              and envelope["from"] != self.cluster.me):
             self.heard(envelope)
         elif op == "reply":
             reply = self.replies.pop(envelope["id"], None)

@@ -28,8 +28,8 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager, suppress
+from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,21 +50,30 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy.sql.elements import ColumnElement
 
-from kseri.bench import swiss
+from kseri.bench import arena, swiss
 from kseri.bench.matchpoints import board_matchpoints
 from kseri.fairness import commitment
 from kseri.rules import Rules, RulesError
 from kseri.server import db
 from kseri.server.accounts import User
+from kseri.server.cluster import Elsewhere
+from kseri.server.daily import clock
 from kseri.server.errors import ApiError
-from kseri.server.registry import TableRegistry
+from kseri.server.registry import Change, LeasedRegistry, TableRegistry
+from kseri.server.resign import ResignRefused, close
+from kseri.server.room import GameTable, run_to_end
 from kseri.server.seats import SeatState, hash_token, new_token
 
 log = logging.getLogger("kseri.server")
 
-FORMATS = ("swiss", "duplicate")
-"""The formats: Swiss ranked by game points, or by duplicate matchpoints."""
+FORMATS = ("swiss", "duplicate", "mirrored", "arena")
+"""The formats: Swiss ranked by game points, or by duplicate matchpoints; ``mirrored`` is
+duplicate where each pair plays the round's deals twice, seats swapped (two legs); ``arena``
+pairs whoever finished at once, for a fixed time, ranked by points per game."""
+MATCHPOINTED = ("duplicate", "mirrored")
+"""The formats ranked by matchpoints."""
 MAX_ENTRANTS = 1000
 """The most entrants a tournament takes (``benchmarks/tournament_load.py`` measures a field)."""
 MAX_ROUNDS = 15
@@ -73,6 +82,12 @@ OPEN_PER_ORGANISER = 3
 """How many unfinished tournaments one account may have created at once (the creation limit)."""
 MAX_START_DELAY = 7 * 86400
 """How far ahead a tournament may be scheduled (seconds)."""
+MIN_ARENA_MINUTES, MAX_ARENA_MINUTES = 1, 180
+"""The range of an arena's length (minutes)."""
+MIN_SHOW_WITHIN, MAX_SHOW_WITHIN = 30, 600
+"""The range of a tournament's time to come to a round's table (seconds)."""
+FORFEITS_WITHDRAW = 2
+"""A player who lost this many rounds by forfeit is withdrawn (paired no more)."""
 TICK = 0.5
 """Seconds between the driver's looks at the tournaments under way."""
 SHOWN_KEPT = 256
@@ -94,6 +109,11 @@ tournaments = Table(
     Column("round", Integer, nullable=False),  # the round under way (0 before the start)
     Column("secret", String(64), nullable=False),
     Column("commitment", String(64), nullable=False),
+    Column("show_within", Integer, nullable=True),  # seconds to come to a round's table; None: no forfeits
+    Column("round_started", Float, nullable=True),  # when the round under way was paired (the clock's)
+    Column("driver", String(40), nullable=True),  # the process driving it (a cluster's lease)
+    Column("driver_until", Float, nullable=True),  # until when, unless it renews
+    Column("ends", Float, nullable=True),  # an arena's end (the clock's); None before its start
 )
 entrants = Table(
     "tournament_players", db.metadata,
@@ -114,6 +134,8 @@ games = Table(
     Column("table_id", String(40), nullable=True),
     Column("score", Float, nullable=True),  # first's: 1, ½, 0; None until the table finishes
     Column("points", Text, nullable=True),  # the match's totals [first, second] (JSON)
+    Column("came", Integer, nullable=True),  # the seats seen at the table: 1 first, 2 second
+    Column("forfeit", String(8), nullable=True),  # first, second, both (did not come), closed
 )
 
 
@@ -138,6 +160,9 @@ class Result:
     second: str | None
     score: float | None = None
     points: tuple[int, int] | None = None
+    forfeit: str | None = None
+    """``first``, ``second`` or ``both``: who did not come (lost by forfeit, no points);
+    ``closed``: a moderator closed the table (½ each, no points)."""
 
 
 def round_key(secret: str, round_number: int) -> str:
@@ -145,28 +170,45 @@ def round_key(secret: str, round_number: int) -> str:
     return hashlib.sha256(f"tournament:{secret}:{round_number}".encode()).hexdigest()
 
 
+def arena_key(secret: str, game: int) -> str:
+    """The deal key of an arena's game (each game its own cards)."""
+    return hashlib.sha256(f"tournament:{secret}:arena:{game}".encode()).hexdigest()
+
+
 def standings(fmt: str, players: Sequence[str], results: Sequence[Result],
               seed: str = "") -> list[dict[str, Any]]:
     """The standings, best first: each player's ``score`` (game points), ``buchholz``,
-    ``matchpoints`` (duplicate) and ``place`` (equal on every tie-break: a shared place).
+    ``matchpoints`` (duplicate), ``forfeits`` (rounds lost by not coming) and ``place`` (equal
+    on every tie-break: a shared place).
 
     Swiss orders by score, Buchholz, then a draw by ``seed``; duplicate by matchpoints, score,
-    Buchholz, then the draw. Unfinished games count nothing.
+    Buchholz, then the draw. Unfinished games count nothing. A forfeit is a loss (a win for the
+    one who came); a double forfeit scores nothing for either and counts in no Buchholz.
 
     >>> rs = [Result(1, "a", "b", 1.0, (12, 4)), Result(1, "c", "d", 0.0, (3, 9))]
     >>> [(r["user"], r["score"], r["matchpoints"]) for r in standings("duplicate", "abcd", rs)]
     [('a', 1.0, 1.0), ('d', 1.0, 1.0), ('b', 0.0, 0.0), ('c', 0.0, 0.0)]
+    >>> rs = [Result(1, "a", "b", 1.0, None, "second"), Result(1, "c", "d", 0.0, None, "both")]
+    >>> [(r["user"], r["score"], r["forfeits"]) for r in standings("swiss", "abcd", rs, "s")]
+    [('a', 1.0, 0), ('b', 0.0, 1), ('c', 0.0, 1), ('d', 0.0, 1)]
     """
     done = [r for r in results if r.second is None or r.score is not None]
-    played = [swiss.Game(r.first, r.second, r.score or 0.0) for r in done]
+    if fmt == "arena":
+        return _arena_standings(players, done, seed)
+    counted = mirrored_results(results) if fmt == "mirrored" else done
+    played = [swiss.Game(r.first, r.second, r.score or 0.0) for r in counted if r.forfeit != "both"]
     score, buchholz = swiss.scores(players, played), swiss.buchholz(players, played)
+    forfeits = dict.fromkeys(players, 0)
+    for r in counted:
+        for who in _forfeiters(r):
+            forfeits[who] = forfeits.get(who, 0) + 1
     points = dict.fromkeys(players, 0.0)
-    if fmt == "duplicate":
+    if fmt in MATCHPOINTED:
         points = _matchpoints(players, done)
     draw = {p: hashlib.sha256(f"{seed}:{p}".encode()).hexdigest() for p in players}
 
     def key(p: str) -> tuple[float, ...]:
-        if fmt == "duplicate":
+        if fmt in MATCHPOINTED:
             return (-points[p], -score[p], -buchholz[p])
         return (-score[p], -buchholz[p])
 
@@ -175,29 +217,113 @@ def standings(fmt: str, players: Sequence[str], results: Sequence[Result],
     for index, p in enumerate(order):
         place = rows[-1]["place"] if rows and key(order[index - 1]) == key(p) else index + 1
         rows.append({"user": p, "score": score[p], "buchholz": buchholz[p],
-                     "matchpoints": round(points[p], 2), "place": place})
+                     "matchpoints": round(points[p], 2), "forfeits": forfeits[p], "place": place})
     return rows
+
+
+def arena_points(players: Sequence[str], results: Sequence[Result]) -> dict[str, int]:
+    """Each player's arena points: :data:`kseri.bench.arena.WIN` a win, ``DRAW`` a draw,
+    ``LOSS`` a loss, over the games over.
+
+    >>> arena_points("abc", [Result(1, "a", "b", 1.0), Result(1, "c", "a", 0.5), Result(1, "b", "c")])
+    {'a': 3, 'b': 0, 'c': 1}
+    """
+    points = dict.fromkeys(players, 0)
+    for r in results:
+        if r.second is None or r.score is None:
+            continue
+        for who, score in ((r.first, r.score), (r.second, 1.0 - r.score)):
+            points[who] = points.get(who, 0) + (arena.WIN if score == 1 else arena.DRAW if score == 0.5
+                                                 else arena.LOSS)
+    return points
+
+
+def _arena_standings(players: Sequence[str], results: Sequence[Result], seed: str) -> list[dict[str, Any]]:
+    """An arena's standings: by points (in ``score``), equal points sharing a place."""
+    points = arena_points(players, results)
+    draw = {p: hashlib.sha256(f"{seed}:{p}".encode()).hexdigest() for p in players}
+    order = sorted(players, key=lambda p: (-points[p], draw[p]))
+    rows: list[dict[str, Any]] = []
+    for index, p in enumerate(order):
+        place = rows[-1]["place"] if rows and points[order[index - 1]] == points[p] else index + 1
+        rows.append({"user": p, "score": float(points[p]), "buchholz": 0.0, "matchpoints": 0.0,
+                     "forfeits": 0, "place": place})
+    return rows
+
+
+def mirrored_results(results: Sequence[Result]) -> list[Result]:
+    """A mirrored round's two legs of each pair as one game (the first leg's seats): the pair's
+    points over both deals compared (the luck of the cards cancels: each held both hands), a
+    forfeit in either leg the round's forfeit, a closed leg ½ each; byes as they are, a pair
+    with a leg not over left out.
+
+    >>> legs = [Result(1, "a", "b", 1.0, (12, 4)), Result(1, "b", "a", 1.0, (15, 5))]
+    >>> mirrored_results(legs)  # a: 12 + 5, b: 4 + 15
+    [Result(round=1, first='a', second='b', score=0.0, points=(17, 19), forfeit=None)]
+    """
+    legs: dict[tuple[int, frozenset[str]], list[Result]] = {}
+    out: list[Result] = []
+    for r in results:
+        if r.second is None:
+            out.append(r)
+        else:
+            legs.setdefault((r.round, frozenset((r.first, r.second))), []).append(r)
+    for pair in legs.values():
+        if len(pair) != 2 or any(r.score is None for r in pair):
+            continue
+        lead, back = pair
+        a, b = lead.first, lead.second or ""
+        forfeit = next((r for r in pair if r.forfeit is not None), None)
+        if forfeit is not None:
+            lost = _forfeiters(forfeit)
+            which = "closed" if forfeit.forfeit == "closed" else "both" if len(lost) == 2 \
+                else "first" if lost == [a] else "second"
+            score = {"closed": 0.5, "both": 0.0, "first": 0.0, "second": 1.0}[which]
+            out.append(Result(lead.round, a, b, score, None, which))
+            continue
+        mine = (lead.points or (0, 0))[0] + (back.points or (0, 0))[1]
+        theirs = (lead.points or (0, 0))[1] + (back.points or (0, 0))[0]
+        score = 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
+        out.append(Result(lead.round, a, b, score, (mine, theirs)))
+    return out
+
+
+def _forfeiters(result: Result) -> list[str]:
+    """Who lost this game by not coming."""
+    if result.forfeit == "both":
+        return [result.first, result.second or ""]
+    if result.forfeit == "first":
+        return [result.first]
+    if result.forfeit == "second" and result.second is not None:
+        return [result.second]
+    return []
 
 
 def _matchpoints(players: Sequence[str], results: Sequence[Result]) -> dict[str, float]:
     """Duplicate matchpoints: per round and seat, each result (own points minus the opponent's)
-    against everyone's who held that seat; a bye scores its round's average board."""
+    against everyone's who held that seat. A bye, a forfeit won and a table a moderator closed
+    (for both) score the round's average board: cards not played out are compared with nobody's;
+    a forfeit lost scores nothing."""
     total = dict.fromkeys(players, 0.0)
     boards: dict[tuple[int, int], dict[str, float]] = {}
-    byes: list[Result] = []
+    averaged: list[tuple[int, str]] = []
     for r in results:
-        if r.second is None:
-            byes.append(r)
-        elif r.points is not None:
+        if r.second is None or r.forfeit == "second":
+            averaged.append((r.round, r.first))
+        elif r.forfeit == "first":
+            averaged.append((r.round, r.second))
+        elif r.forfeit == "closed":
+            averaged.extend([(r.round, r.first), (r.round, r.second)])
+        elif r.points is not None and r.forfeit is None:
             first, second = r.points
             boards.setdefault((r.round, 0), {})[r.first] = first - second
             boards.setdefault((r.round, 1), {})[r.second] = second - first
     for board in boards.values():
         for p, m in board_matchpoints(board).items():
             total[p] += m
-    for bye in byes:
-        sizes = [len(b) for (rnd, _), b in boards.items() if rnd == bye.round]
-        total[bye.first] += (sum(sizes) / len(sizes) - 1) / 2 if sizes else 0.0
+    for number, player in averaged:
+        sizes = [len(b) for (rnd, _), b in boards.items() if rnd == number]
+        total[player] += (sum(sizes) / len(sizes) - 1) / 2 if sizes else 0.0
     return total
 
 
@@ -208,6 +334,10 @@ class Tournaments:
         self.store = store
         self.tables = tables
         self.tick = tick
+        self.me = tables.cluster.me if isinstance(tables, LeasedRegistry) else secrets.token_hex(6)
+        """This process's id (a cluster's, for the tournaments' leases)."""
+        self.lease = max(tables.settings.lease, 2 * tick)
+        """Seconds a process drives a tournament without renewing its lease (every step)."""
         self._lock = asyncio.Lock()
         """Held by every change (a join, a start, the driver's step): one at a time."""
         self._driver: asyncio.Task[None] | None = None
@@ -215,6 +345,11 @@ class Tournaments:
         """Each tournament's page data as last worked out (dropped at each change)."""
         self._version = 0
         """Counts the changes (page data worked out across one is not kept)."""
+        self._building: dict[str, asyncio.Task[_Shown]] = {}
+        """Each tournament's page data being worked out (every viewer asking meanwhile waits on it)."""
+        self._watchers: dict[str, set[asyncio.Event]] = {}
+        """Each tournament's live viewers (:meth:`watch`): each one's event is set at a change."""
+        tables.listen(self._heard)
 
     def start(self) -> None:
         """Begin driving the tournaments (and resume those under way)."""
@@ -276,15 +411,49 @@ class Tournaments:
         every entrant costs a lookup, not the standings again)."""
         shown = self._shown.get(tournament_id)
         if shown is None:
-            version = self._version
-            shown = await self._build(tournament_id)
-            if version == self._version:  # nothing changed meanwhile: keep it
-                while len(self._shown) >= SHOWN_KEPT:
-                    del self._shown[next(iter(self._shown))]
-                self._shown[tournament_id] = shown
+            building = self._building.get(tournament_id)
+            if building is None:  # one worked out at a time, however many viewers wait for it
+                building = asyncio.ensure_future(self._build_kept(tournament_id))
+                self._building[tournament_id] = building
+                building.add_done_callback(lambda done: self._built(tournament_id, done))
+            shown = await asyncio.shield(building)
         mine = {"joined": viewer in shown.entrants, "organiser": viewer == shown.organiser,
                 "my_table": shown.tables.get(viewer) if viewer else None}
         return shown.text[:-1] + ", " + json.dumps(mine)[1:]
+
+    async def _build_kept(self, tournament_id: str) -> _Shown:
+        version = self._version
+        shown = await self._build(tournament_id)
+        if version == self._version:  # nothing changed meanwhile: keep it
+            while len(self._shown) >= SHOWN_KEPT:
+                del self._shown[next(iter(self._shown))]
+            self._shown[tournament_id] = shown
+        return shown
+
+    def _built(self, tournament_id: str, done: asyncio.Task[_Shown]) -> None:
+        if self._building.get(tournament_id) is done:
+            del self._building[tournament_id]
+        if not done.cancelled():
+            done.exception()  # retrieved: each viewer waiting on it got it already
+
+    @contextmanager
+    def watch(self, tournament_id: str) -> Iterator[asyncio.Event]:
+        """A live viewer of a tournament (its WebSocket, ``/ws/tournaments/{id}``) for the
+        ``with`` block: the event is set at each change of the tournament, here or (in a
+        cluster) on any process, until the viewer leaves."""
+        changed = asyncio.Event()
+        self._watchers.setdefault(tournament_id, set()).add(changed)
+        try:
+            yield changed
+        finally:
+            watching = self._watchers.get(tournament_id, set())
+            watching.discard(changed)
+            if not watching:
+                self._watchers.pop(tournament_id, None)
+
+    def watching(self) -> int:
+        """How many live viewers the tournaments have here."""
+        return sum(len(w) for w in self._watchers.values())
 
     async def _build(self, tournament_id: str) -> _Shown:
         row = await self._row(tournament_id)
@@ -301,7 +470,8 @@ class Tournaments:
             rounds.setdefault(g["round"], []).append({
                 "board": g["board"], "first": names.get(g["first"]),
                 "second": names.get(g["second"]) if g["second"] else None, "table": g["table_id"],
-                "score": g["score"], "points": json.loads(g["points"]) if g["points"] else None})
+                "score": g["score"], "points": json.loads(g["points"]) if g["points"] else None,
+                "forfeit": g["forfeit"], "came": [bool((g["came"] or 0) & 1), bool((g["came"] or 0) & 2)]})
             if (g["round"] == row["round"] and row["status"] == "playing" and g["second"]
                     and g["score"] is None and g["table_id"]):
                 tables[g["first"]] = tables[g["second"]] = g["table_id"]
@@ -324,16 +494,32 @@ class Tournaments:
         finally:
             self._changed(tournament_id)
 
-    def _changed(self, tournament_id: str) -> None:
-        """A tournament changed: its page data is worked out again when next asked for."""
+    def _changed(self, tournament_id: str, *, here: bool = True) -> None:
+        """A tournament changed: its page data is worked out again when next asked for, and its
+        live viewers are told (those of the cluster's other processes too, when it changed
+        ``here``)."""
         self._version += 1
         self._shown.pop(tournament_id, None)
+        self._building.pop(tournament_id, None)
+        for changed in self._watchers.get(tournament_id, ()):
+            changed.set()
+        if here:
+            self.tables.tell_peers({"op": "tournament-changed", "tournament": tournament_id})
+
+    def _heard(self, change: Change) -> None:
+        """Another process changed a tournament."""
+        if change["op"] == "tournament-changed":
+            self._changed(change["tournament"], here=False)
 
     # -- changing --------------------------------------------------------------------------------
 
     async def create(self, user: User, name: str, rules_spec: str, fmt: str, rounds: int,
-                     starts_in: float, clock: int | None, public: bool) -> dict[str, Any]:
-        """A new tournament, its organiser entered first."""
+                     starts_in: float, clock: int | None, public: bool,
+                     show_within: int | None = None, minutes: int | None = None) -> dict[str, Any]:
+        """A new tournament, its organiser entered first. ``show_within``: the seconds a player
+        has to come to their table after a round starts, or lose it by forfeit (``None``: no
+        forfeits; an absent player's seat is played by the stand-in, as at every table).
+        ``minutes``: an arena's length (required for an arena, which ignores ``rounds``)."""
         try:
             rules = Rules.from_spec(rules_spec)
         except (RulesError, ValueError) as error:
@@ -344,6 +530,17 @@ class Tournaments:
         if fmt not in FORMATS:
             raise ApiError(422, "bad-format", f"the format must be one of {', '.join(FORMATS)}",
                            field="format")
+        if (fmt == "arena") != (minutes is not None) or (
+                minutes is not None and not MIN_ARENA_MINUTES <= minutes <= MAX_ARENA_MINUTES):
+            raise ApiError(422, "bad-minutes", f"an arena, and only an arena, lasts {MIN_ARENA_MINUTES} to "
+                           f"{MAX_ARENA_MINUTES} minutes", field="minutes")
+        length = None if minutes is None else minutes * 60.0
+        if show_within is not None and fmt == "arena":
+            raise ApiError(422, "bad-show-within", "an arena has no forfeits: whoever is waiting is "
+                           "paired", field="show_within")
+        if show_within is not None and not MIN_SHOW_WITHIN <= show_within <= MAX_SHOW_WITHIN:
+            raise ApiError(422, "bad-show-within", f"the time to come to a table is {MIN_SHOW_WITHIN} "
+                           f"to {MAX_SHOW_WITHIN} seconds", field="show_within")
         if not 0 <= starts_in <= MAX_START_DELAY:
             raise ApiError(422, "bad-start", f"a tournament starts within {MAX_START_DELAY // 86400} days",
                            field="starts_in")
@@ -355,13 +552,14 @@ class Tournaments:
                 raise ApiError(429, "too-many-tournaments", f"an account may organise at most "
                                f"{OPEN_PER_ORGANISER} tournaments not yet over")
             await _not_elsewhere(connection, user.id)
-            now = time.time()
+            now = _now()
             secret = secrets.token_hex(32)
             tournament_id = secrets.token_urlsafe(9)
             row = {"id": tournament_id, "name": name, "organiser": user.id, "rules": rules_spec,
                    "format": fmt, "rounds": rounds, "clock": clock, "public": public,
                    "starts": now + starts_in, "created": now, "status": "open", "round": 0,
-                   "secret": secret, "commitment": commitment(secret)}
+                   "secret": secret, "commitment": commitment(secret), "show_within": show_within,
+                   "ends": None if length is None else now + starts_in + length}
             await connection.execute(tournaments.insert().values(**row))
             await connection.execute(entrants.insert().values(
                 tournament_id=tournament_id, user_id=user.id, username=user.username, joined=now))
@@ -433,22 +631,40 @@ class Tournaments:
     # -- the driver ------------------------------------------------------------------------------
 
     async def step(self) -> None:
-        """One look at every tournament not over: start those due, record finished tables'
-        results, pair the next round when one is complete, finish after the last."""
-        async with self.store.engine.connect() as connection:
-            due = (await connection.execute(select(tournaments).where(
-                tournaments.c.status.in_(("open", "playing"))))).mappings().all()
-        now = time.time()
-        for found in due:
+        """One look at every tournament not over that this process drives (its lease taken or
+        renewed): start those due, forfeit the players who did not come in time, record finished
+        tables' results, pair the next round when one is complete, finish after the last."""
+        async with self.store.engine.connect() as connection:  # those open and not due take no lease
+            due = (await connection.execute(select(tournaments.c.id).where(
+                (tournaments.c.status == "playing")
+                | ((tournaments.c.status == "open") & (tournaments.c.starts <= _now()))))).scalars().all()
+        for tournament_id in due:
+            if not await self._drive_lease(tournament_id):
+                continue
             async with self._lock:
-                row = await self._row(found["id"])
-                if row["status"] == "open" and row["starts"] <= now:
+                row = await self._row(tournament_id)
+                if row["status"] == "open" and row["starts"] <= _now():
                     if len(await self._entrants(row["id"])) >= 2:
                         await self._pair(row, 1)
                     else:
                         await self._set(row["id"], status="cancelled")
+                elif row["status"] == "playing" and row["format"] == "arena":
+                    await self._advance_arena(row)
                 elif row["status"] == "playing":
                     await self._advance(row)
+
+    async def _drive_lease(self, tournament_id: str) -> bool:
+        """Take or renew the lease to drive this tournament: ``False`` while another process
+        holds it (it renews at each of its steps; one killed lets it expire, and the first
+        process to look after that takes the tournament over where it was)."""
+        now = time.time()
+        async with self.store.engine.begin() as connection:
+            taken = await connection.execute(update(tournaments).where(
+                tournaments.c.id == tournament_id,
+                tournaments.c.driver.is_(None) | (tournaments.c.driver == self.me)
+                | (tournaments.c.driver_until < now)).values(driver=self.me, driver_until=now + self.lease)
+                .returning(tournaments.c.driver))
+            return taken.first() is not None
 
     async def _set(self, tournament_id: str, **values: Any) -> None:
         async with self._writing(tournament_id) as connection:
@@ -458,15 +674,17 @@ class Tournaments:
     async def _advance(self, row: dict[str, Any]) -> None:
         current = [g for g in await self._games(row["id"]) if g["round"] == row["round"]]
         await self._open_tables(row, current)
+        if row["show_within"] is not None and await self._forfeits(row, current):
+            current = [g for g in await self._games(row["id"]) if g["round"] == row["round"]]
         finished = [found for g in current if g["score"] is None and g["table_id"]
                     and (found := await self._result_of(g)) is not None]
         if finished:  # every result found in one commit, each over a game still without one
             async with self._writing(row["id"]) as connection:
-                for g, score, points in finished:
+                for g, score, points, forfeit in finished:
                     await connection.execute(update(games).where(
                         games.c.tournament_id == g["tournament_id"], games.c.round == g["round"],
                         games.c.board == g["board"], games.c.score.is_(None)).values(
-                        score=score, points=json.dumps(points)))
+                        score=score, points=None if points is None else json.dumps(points), forfeit=forfeit))
             current = [g for g in await self._games(row["id"]) if g["round"] == row["round"]]
         if any(g["second"] and g["score"] is None for g in current):
             return
@@ -476,22 +694,154 @@ class Tournaments:
         else:
             await self._pair(row, row["round"] + 1)
 
-    async def _result_of(self, game: dict[str, Any]) -> tuple[dict[str, Any], float, list[int]] | None:
-        """A finished table's result: the game, first's score and the totals (``None``: not over)."""
-        table = await self.tables.get(game["table_id"])
+    async def _start_arena(self, row: dict[str, Any]) -> None:
+        """Start an arena (its end moved by as much as the start, when the organiser starts it
+        early) and pair everyone."""
+        now = _now()
+        async with self._writing(row["id"]) as connection:
+            changed = await connection.execute(update(tournaments).where(
+                tournaments.c.id == row["id"], tournaments.c.round == 0).values(
+                round=1, status="playing", round_started=now, ends=row["ends"] - row["starts"] + now))
+            if changed.rowcount != 1:
+                return
+        log.info("arena %s started", row["id"])
+        if await self._drive_lease(row["id"]):
+            await self._advance_arena(await self._row(row["id"]))
+
+    async def _advance_arena(self, row: dict[str, Any]) -> None:
+        """An arena's step: record the tables over; until the end, pair whoever is waiting
+        (``bench/arena.pair_waiting``: the closest points, not the opponent just met, unless
+        nobody else is playing) and open their tables; after it, finish once the last table is."""
+        played = await self._games(row["id"])
+        finished = [found for g in played if g["score"] is None and g["table_id"]
+                    and (found := await self._result_of(g)) is not None]
+        if finished:
+            async with self._writing(row["id"]) as connection:
+                for g, score, totals, forfeit in finished:
+                    await connection.execute(update(games).where(*_game_is(g), games.c.score.is_(None))
+                                             .values(score=score, forfeit=forfeit,
+                                                     points=None if totals is None else json.dumps(totals)))
+            played = await self._games(row["id"])
+        playing = {p for g in played if g["score"] is None for p in (g["first"], g["second"])}
+        if _now() >= row["ends"]:
+            if not playing:
+                await self._set(row["id"], status="finished")
+                log.info("arena %s finished", row["id"])
+            return
+        results = [_result(g) for g in played]
+        active = [p["user_id"] for p in await self._entrants(row["id"]) if p["withdrawn"] is None]
+        points = arena_points(active, results)
+        waiting = {p: points[p] for p in active if p not in playing}
+        last: dict[str, str] = {}
+        for g in played:  # in order: each player's latest opponent
+            last[g["first"]], last[g["second"]] = g["second"], g["first"]
+        pairs = arena.pair_waiting(waiting, last)
+        left = {p: waiting[p] for p in waiting if all(p not in pair for pair in pairs)}
+        if not playing and not pairs and len(left) >= 2:  # nobody else can come: a rematch it is
+            pairs = arena.pair_waiting(left)
+        if not pairs:
+            return
+        async with self._writing(row["id"]) as connection:
+            board = len(played)
+            for first, second in pairs:
+                await connection.execute(games.insert().values(
+                    tournament_id=row["id"], round=1, board=board, first=first, second=second))
+                board += 1
+        await self._open_tables(row, [g for g in await self._games(row["id"]) if g["table_id"] is None])
+
+    async def _forfeits(self, row: dict[str, Any], current: list[dict[str, Any]]) -> bool:
+        """Note who came to each table of the round (a seat with a connection); once the time
+        to come is over, a game with a seat never seen ends: lost by forfeit by whoever did not
+        come (by both if neither did), its table closed; a player's second forfeit withdraws
+        them. Whether anything changed."""
+        overdue = _now() >= (row["round_started"] or 0.0) + row["show_within"]
+        changed = False
+        for g in current:
+            if not g["second"] or g["score"] is not None or not g["table_id"]:
+                continue
+            table = await self._live_table(g["table_id"])
+            if table is None or table.state.status == "finished":
+                continue
+            came = (g["came"] or 0) | sum(1 << seat for seat in range(2) if table.seats[seat].connections)
+            if came == 3 or not overdue:
+                if came != (g["came"] or 0):
+                    async with self._writing(row["id"]) as connection:
+                        await connection.execute(update(games).where(*_game_is(g)).values(came=came))
+                continue
+            forfeit = {0: "both", 1: "second", 2: "first"}[came]
+            async with self._writing(row["id"]) as connection:
+                stored = await connection.execute(update(games).where(*_game_is(g), games.c.score.is_(None))
+                                                  .values(came=came, forfeit=forfeit,
+                                                          score=1.0 if forfeit == "second" else 0.0))
+                if stored.rowcount != 1:
+                    continue
+                if row["format"] == "mirrored" and g["board"] % 2 == 0:  # the second leg too, seats swapped
+                    swapped = {"first": "second", "second": "first"}.get(forfeit, forfeit)
+                    await connection.execute(update(games).where(
+                        games.c.tournament_id == row["id"], games.c.round == g["round"],
+                        games.c.board == g["board"] + 1, games.c.score.is_(None)).values(
+                        forfeit=swapped, score=1.0 if swapped == "second" else 0.0))
+                absent = [g["first"]] * (forfeit != "second") + [g["second"]] * (forfeit != "first")
+                for user in absent:
+                    await self._withdraw_after_forfeits(connection, row, user)
+            changed = True
+            log.info("tournament %s round %d: %s forfeited", row["id"], row["round"], forfeit)
+            await self._end_table(table, "a player did not come in time: the game is lost by forfeit")
+        return changed
+
+    async def _withdraw_after_forfeits(self, connection: AsyncConnection, row: dict[str, Any],
+                                       user: str) -> None:
+        """Withdraw a player whose rounds lost by forfeit reached :data:`FORFEITS_WITHDRAW`."""
+        lost = (await connection.execute(select(func.count(games.c.round.distinct())).where(
+            games.c.tournament_id == row["id"],
+            ((games.c.first == user) & games.c.forfeit.in_(("first", "both")))
+            | ((games.c.second == user) & games.c.forfeit.in_(("second", "both")))))).scalar_one()
+        if lost >= FORFEITS_WITHDRAW:
+            await connection.execute(update(entrants).where(
+                entrants.c.tournament_id == row["id"], entrants.c.user_id == user,
+                entrants.c.withdrawn.is_(None)).values(withdrawn=row["round"]))
+
+    async def _end_table(self, table: GameTable, why: str) -> None:
+        """End a forfeited game's table: a match under way closed (unrated), one not begun removed."""
+        if table.state.status == "waiting":
+            await self.tables.remove(table, why)
+            return
+        with suppress(ResignRefused):
+            await run_to_end(close(table, why))
+
+    async def _live_table(self, table_id: str) -> GameTable | None:
+        """A round's table, held here (``None``: gone, or held by another process for now)."""
+        with suppress(Elsewhere):
+            return await self.tables.get(table_id)
+        return None
+
+    async def _result_of(self, game: dict[str, Any]
+                         ) -> tuple[dict[str, Any], float, list[int] | None, str | None] | None:
+        """A finished table's result: the game, first's score, the totals and the forfeit
+        (``closed`` for a table a moderator closed: ½ each, its totals not compared);
+        ``None``: not over."""
+        table = await self._live_table(game["table_id"])
         if table is None or table.state.status != "finished":
             return None
+        if table.state.closed is not None:
+            return game, 0.5, None, "closed"
         match, winner = table.state.match, table.state.winner
         score = 0.5 if winner is None else 1.0 if winner == 0 else 0.0
-        return game, score, [int(t) for t in match.totals] if match is not None else [0, 0]
+        return game, score, [int(t) for t in match.totals] if match is not None else [0, 0], None
 
     async def _pair(self, row: dict[str, Any], number: int) -> None:
-        """Pair round ``number`` and store its games (then open their tables), in one commit
-        with the tournament's round."""
+        """Pair round ``number`` and store its games, in one commit with the tournament's round,
+        then open their tables (if this process drives the tournament). An arena starts instead."""
+        if row["format"] == "arena":
+            await self._start_arena(row)
+            return
         players = await self._entrants(row["id"])
         active = [p["user_id"] for p in players if p["withdrawn"] is None]
-        played = [swiss.Game(g["first"], g["second"], g["score"] or 0.0)
-                  for g in await self._games(row["id"])]
+        results = [_result(g) for g in await self._games(row["id"])]
+        if row["format"] == "mirrored":  # each pair's two legs as one game
+            results = mirrored_results(results)
+        played = [swiss.Game(r.first, r.second, r.score or 0.0)  # a double forfeit: never met
+                  for r in results if r.forfeit != "both"]
         if len(active) < 2:
             await self._set(row["id"], status="finished")
             return
@@ -500,22 +850,28 @@ class Tournaments:
         async with self._writing(row["id"]) as connection:
             changed = await connection.execute(update(tournaments).where(
                 tournaments.c.id == row["id"], tournaments.c.round == number - 1).values(
-                round=number, status="playing"))
+                round=number, status="playing", round_started=_now()))
             if changed.rowcount != 1:
                 return
-            for board, (first, second) in enumerate(pairs):
+            legs = 2 if row["format"] == "mirrored" else 1  # mirrored: the second leg's seats swapped
+            for index, (first, second) in enumerate(pairs):
                 bye = second == ""
-                await connection.execute(games.insert().values(
-                    tournament_id=row["id"], round=number, board=board, first=first,
-                    second=None if bye else second, score=swiss.BYE_POINTS if bye else None))
-        row = row | {"round": number, "status": "playing"}
+                for leg in range(1 if bye else legs):
+                    await connection.execute(games.insert().values(
+                        tournament_id=row["id"], round=number, board=index * legs + leg,
+                        first=second if leg else first, second=None if bye else first if leg else second,
+                        score=swiss.BYE_POINTS if bye else None))
         log.info("tournament %s: round %d paired (%d games)", row["id"], number, len(pairs))
-        await self._open_tables(row, [g for g in await self._games(row["id"]) if g["round"] == number])
+        if await self._drive_lease(row["id"]):  # else the process driving it opens them
+            await self._open_tables(row | {"round": number},
+                                    [g for g in await self._games(row["id"]) if g["round"] == number])
 
     async def _open_tables(self, row: dict[str, Any], current: list[dict[str, Any]]) -> None:
         """A table for each game of the round that has none yet, dealt from the round's key."""
-        waiting = [g for g in current if g["second"] and g["table_id"] is None]
-        if not waiting:
+        scored = {g["board"] for g in current if g["score"] is not None}
+        waiting = [g for g in current if g["second"] and g["table_id"] is None
+                   and not (row["format"] == "mirrored" and g["board"] % 2 and g["board"] - 1 not in scored)]
+        if not waiting:  # (a mirrored pair's second leg opens once its first is over)
             return
         names = {p["user_id"]: p["username"] for p in await self._entrants(row["id"])}
         rules = Rules.from_spec(row["rules"])
@@ -523,18 +879,29 @@ class Tournaments:
         for g in waiting:
             seats = [SeatState("human", None, names[user], hash_token(new_token()), user)
                      for user in (g["first"], g["second"])]
+            deals = arena_key(row["secret"], g["board"]) if row["format"] == "arena" else key
             table = await self.tables.create(rules, seats, casual=False, public=False, clock=row["clock"],
-                                             deals=key)
+                                             deals=deals)
             async with self._writing(row["id"]) as connection:
-                await connection.execute(update(games).where(
-                    games.c.tournament_id == row["id"], games.c.round == g["round"],
-                    games.c.board == g["board"]).values(table_id=table.id))
+                await connection.execute(update(games).where(*_game_is(g)).values(table_id=table.id))
+
+
+def _game_is(g: dict[str, Any]) -> tuple[ColumnElement[bool], ...]:
+    """The conditions that pick this game's row."""
+    return (games.c.tournament_id == g["tournament_id"], games.c.round == g["round"],
+            games.c.board == g["board"])
+
+
+def _now() -> float:
+    """The tournaments' calendar (UNIX seconds): the server's clock, which tests set
+    (:func:`kseri.server.daily.clock`)."""
+    return clock().timestamp()
 
 
 def _result(g: dict[str, Any]) -> Result:
     points = json.loads(g["points"]) if g["points"] else None
     return Result(g["round"], g["first"], g["second"], g["score"],
-                  None if points is None else (points[0], points[1]))
+                  None if points is None else (points[0], points[1]), g["forfeit"])
 
 
 def _summary(row: dict[str, Any], count: int) -> dict[str, Any]:
@@ -543,7 +910,8 @@ def _summary(row: dict[str, Any], count: int) -> dict[str, Any]:
     return {"id": row["id"], "name": row["name"], "rules": row["rules"], "format": row["format"],
             "rounds": row["rounds"], "round": row["round"], "clock": row["clock"],
             "public": row["public"], "starts": row["starts"], "status": row["status"],
-            "entrants": count, "commitment": row["commitment"],
+            "entrants": count, "commitment": row["commitment"], "show_within": row["show_within"],
+            "ends": row["ends"],
             "secret": row["secret"] if over else None}
 
 

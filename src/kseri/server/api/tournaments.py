@@ -1,17 +1,33 @@
 """The tournaments' HTTP routes (``server/tournaments.py``, ``docs/events.md``): the list,
 creating one, joining, withdrawing, the organiser's start and delete, and one tournament's
-page data (entrants, rounds, tables, standings, the viewer's table)."""
+page data (entrants, rounds, tables, standings, the viewer's table), also live over the
+WebSocket ``/ws/tournaments/{id}``."""
 
 from __future__ import annotations
 
+import asyncio
+import json
+from contextlib import suppress
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Request, Response
-from pydantic import BaseModel, ConfigDict, Field
+from fastapi import APIRouter, Request, Response, WebSocket
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+from starlette.websockets import WebSocketDisconnect
 
 from kseri.server.accounts import CheckedUser, optional_user
-from kseri.server.errors import errors
-from kseri.server.tournaments import MAX_ROUNDS, MAX_START_DELAY, Tournaments
+from kseri.server.api.tables import Allowances
+from kseri.server.errors import ApiError, errors
+from kseri.server.limits import client_address, origin_allowed
+from kseri.server.settings import ServerSettings
+from kseri.server.tournaments import (
+    MAX_ARENA_MINUTES,
+    MAX_ROUNDS,
+    MAX_SHOW_WITHIN,
+    MAX_START_DELAY,
+    MIN_ARENA_MINUTES,
+    MIN_SHOW_WITHIN,
+    Tournaments,
+)
 
 router = APIRouter()
 
@@ -22,13 +38,24 @@ class NewTournament(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: Annotated[str, Field(min_length=1, max_length=80)]
     rules: Annotated[str, Field(min_length=1, max_length=200)] = "greek"
-    format: Literal["swiss", "duplicate"] = "swiss"
+    format: Literal["swiss", "duplicate", "mirrored", "arena"] = "swiss"
     rounds: Annotated[int, Field(ge=1, le=MAX_ROUNDS)] = 3
     starts_in: Annotated[float, Field(ge=0, le=MAX_START_DELAY)] = 300
     """Seconds from now to the start."""
     clock: Annotated[int, Field(ge=5, le=600)] | None = None
     """Seconds per move (as a table's clock); ``None``: no clock."""
     public: bool = True
+    show_within: Annotated[int, Field(ge=MIN_SHOW_WITHIN, le=MAX_SHOW_WITHIN)] | None = None
+    """Seconds a player has to come to their table after a round starts, or lose that round by
+    forfeit (withdrawn after two); ``None``: no forfeits (the stand-in plays an absent seat)."""
+    minutes: Annotated[int, Field(ge=MIN_ARENA_MINUTES, le=MAX_ARENA_MINUTES)] | None = None
+    """An arena's length (required for an arena, refused otherwise)."""
+
+    @model_validator(mode="after")
+    def _arena_length(self) -> NewTournament:
+        if (self.format == "arena") != (self.minutes is not None):
+            raise ValueError("an arena states its length in minutes, and only an arena does")
+        return self
 
 
 def _tournaments(request: Request) -> Tournaments:
@@ -46,7 +73,8 @@ async def listing(request: Request) -> dict[str, Any]:
 async def create(body: NewTournament, user: CheckedUser, request: Request) -> dict[str, Any]:
     """Create a tournament (a signed-in player, entered as its first player)."""
     return await _tournaments(request).create(user, body.name, body.rules, body.format, body.rounds,
-                                              body.starts_in, body.clock, body.public)
+                                              body.starts_in, body.clock, body.public, body.show_within,
+                                              body.minutes)
 
 
 @router.get("/api/tournaments/{tournament_id}", responses=errors(404))
@@ -84,3 +112,58 @@ async def delete(tournament_id: str, user: CheckedUser, request: Request) -> Res
     """The organiser deletes a tournament that has not started."""
     await _tournaments(request).delete(tournament_id, user)
     return Response(status_code=204)
+
+
+@router.websocket("/ws/tournaments/{tournament_id}")
+async def live(websocket: WebSocket, tournament_id: str) -> None:
+    """A tournament's page data pushed live: the same JSON as ``GET /api/tournaments/{id}``
+    (for the viewer its session cookie signs in) at once and after each change (a join, a
+    round paired, a result, the end), on whichever process the change happened. The client
+    sends nothing; a tournament deleted or missing sends ``{"error": ...}`` and closes."""
+    state = websocket.app.state
+    settings: ServerSettings = state.settings
+    if not origin_allowed(dict(websocket.headers), settings.allowed_origins):
+        await websocket.close(1008, "pages of another origin may not connect")
+        return
+    address = client_address(websocket.scope)
+    allowances: Allowances = state.allowances
+    if not allowances.connections.take(address) or not allowances.sockets.acquire(address):
+        await websocket.close(1008, f"too many connections from one address (at most "
+                              f"{settings.limits.connections_per_address} at once)")
+        return
+    try:
+        viewer = await state.players.websocket_user(websocket)
+        await websocket.accept()
+        await _push(websocket, state.tournaments, tournament_id, viewer)
+    finally:
+        allowances.sockets.release(address)
+
+
+async def _push(websocket: WebSocket, tournaments: Tournaments, tournament_id: str,
+                viewer: str | None) -> None:
+    """Send the page data now and after each change until the client leaves."""
+    async def leaving() -> None:
+        with suppress(WebSocketDisconnect):
+            while True:
+                await websocket.receive_text()
+
+    left = asyncio.ensure_future(leaving())
+    try:
+        with tournaments.watch(tournament_id[:24]) as changed:
+            while not left.done():
+                changed.clear()
+                try:
+                    text = await tournaments.show(tournament_id, viewer)
+                except ApiError as error:
+                    await websocket.send_text(json.dumps({"error": {"code": error.code,
+                                                                    "message": error.message}}))
+                    await websocket.close(1000)
+                    return
+                await websocket.send_text(text)
+                waiting = asyncio.ensure_future(changed.wait())
+                await asyncio.wait({waiting, left}, return_when=asyncio.FIRST_COMPLETED)
+                waiting.cancel()
+    except (WebSocketDisconnect, RuntimeError):
+        return  # the client left while a message was on its way
+    finally:
+        left.cancel()

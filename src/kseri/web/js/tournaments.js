@@ -1,13 +1,17 @@
 // Tournaments for people (/tournaments: the list, creating one, joining; /tournaments/ID: its
-// entrants, rounds, tables and standings, refreshed every few seconds; a player is sent to their
-// table when a round starts). docs/events.md.
+// entrants, rounds, tables and standings, pushed live over the WebSocket /ws/tournaments/ID; a
+// player is sent to their table when a round starts, with a notice if the page is hidden).
+// docs/events.md.
 import { api } from "./api.js";
 import { accountApi, accountErrorText, currentAccount } from "./account.js";
 import { h, navigate } from "./dom.js";
 import { t, tn } from "./i18n.js";
+import { notify, turnTitle } from "./notices.js";
 
 const STYLE_ID = "tournaments-style";
-const REFRESH_MS = 2000;
+const REFRESH_MS = 2000; // the list's refresh
+const RETRY_MS = 1000; // a lost live feed opens again after this, doubling up to RETRY_MAX_MS
+const RETRY_MAX_MS = 15000;
 const SENT_KEY = "kseri.tournamentTables"; // the tables this browser was already sent to
 
 function link(href, text, attrs = {}) {
@@ -21,6 +25,7 @@ function addStyle() {
 }
 
 function statusText(tournament) {
+  if (tournament.status === "playing" && tournament.format === "arena") return t("tournament.arenaEnds", { when: new Date(tournament.ends * 1000).toLocaleTimeString() });
   if (tournament.status === "playing") return t("tournament.status.playing", { round: tournament.round, rounds: tournament.rounds });
   return t(`tournament.status.${tournament.status}`);
 }
@@ -43,7 +48,7 @@ export class TournamentsScreen {
     this.busy = false;
     this.timer = null;
     this.alive = true;
-    this.form = { name: "", rules: "greek", format: "swiss", rounds: 3, minutes: 10 };
+    this.form = { name: "", rules: "greek", format: "swiss", rounds: 3, minutes: 10, showWithin: "120", arenaMinutes: 30 };
   }
 
   async start() {
@@ -78,7 +83,9 @@ export class TournamentsScreen {
     this.error = "";
     try {
       const body = { name: this.form.name.trim() || t("tournament.defaultName"), rules: this.form.rules,
-        format: this.form.format, rounds: Number(this.form.rounds), starts_in: Number(this.form.minutes) * 60 };
+        format: this.form.format, rounds: Number(this.form.rounds), starts_in: Number(this.form.minutes) * 60,
+        show_within: this.form.showWithin ? Number(this.form.showWithin) : null };
+      if (this.form.format === "arena") Object.assign(body, { show_within: null, minutes: Number(this.form.arenaMinutes) });
       const created = await accountApi("POST", "/api/tournaments", body);
       navigate(`/tournaments/${created.id}`);
     } catch (error) {
@@ -102,9 +109,12 @@ export class TournamentsScreen {
       h("div", { class: "fields" },
         field("name", t("tournament.name"), input("name", { maxlength: 80, placeholder: t("tournament.defaultName") })),
         field("rules", t("tournament.rules"), select("rules", [["greek", t("preset.greek")], ["pisti", t("preset.pisti")], ["classic", t("preset.classic")]])),
-        field("format", t("tournament.format"), select("format", [["swiss", t("tournament.format.swiss")], ["duplicate", t("tournament.format.duplicate")]])),
+        field("format", t("tournament.format"), select("format", [["swiss", t("tournament.format.swiss")], ["duplicate", t("tournament.format.duplicate")], ["mirrored", t("tournament.format.mirrored")], ["arena", t("tournament.format.arena")]])),
+        field("arenaMinutes", t("tournament.arenaMinutes"), input("arenaMinutes", { type: "number", min: 1, max: 180 })),
         field("rounds", t("tournament.rounds"), input("rounds", { type: "number", min: 1, max: 15 })),
-        field("minutes", t("tournament.startsIn"), input("minutes", { type: "number", min: 0, max: 1440 }))),
+        field("minutes", t("tournament.startsIn"), input("minutes", { type: "number", min: 0, max: 1440 })),
+        field("showWithin", t("tournament.showWithin"), select("showWithin", [["60", t("tournament.minutes", { n: 1 })],
+          ["120", t("tournament.minutes", { n: 2 })], ["300", t("tournament.minutes", { n: 5 })], ["", t("tournament.showWithin.never")]]))),
       h("button", { type: "submit", class: "primary", id: "tournament-create", disabled: this.busy }, t("tournament.create")));
   }
 
@@ -128,7 +138,8 @@ export class TournamentsScreen {
   }
 }
 
-/** /tournaments/ID: one tournament, refreshed every few seconds while it is not over. */
+/** /tournaments/ID: one tournament, its data pushed live over its WebSocket while it is not over
+ * (standings, pairings, each round's tables; no polling). */
 export class TournamentScreen {
   constructor(root, id) {
     this.root = root;
@@ -136,35 +147,84 @@ export class TournamentScreen {
     this.data = null;
     this.error = "";
     this.timer = null;
+    this.socket = null;
+    this.backoff = RETRY_MS;
+    this.offline = false;
     this.alive = true;
+    this.noticeTitle = null;
+    this.onVisible = () => {
+      if (!document.hidden && document.title === this.noticeTitle) document.title = turnTitle(false);
+    };
+    document.addEventListener("visibilitychange", this.onVisible);
   }
 
   async start() {
     addStyle();
-    await this.load();
+    this.render();
+    this.connect();
   }
 
   destroy() {
     this.alive = false;
     clearTimeout(this.timer);
+    document.removeEventListener("visibilitychange", this.onVisible);
+    if (this.socket) this.socket.close();
   }
 
   refresh() {
     this.render();
   }
 
-  async load() {
+  /** Open the live feed; each message is the tournament's data (or an error), after a lost
+   * connection it opens again, waiting longer each time. */
+  connect() {
     if (!this.alive) return;
-    try {
-      this.data = await api("GET", `/api/tournaments/${encodeURIComponent(this.id)}`);
-      this.error = "";
-      if (this.sendToTable()) return;
-    } catch (error) {
-      this.error = error.code === "no-such-tournament" ? t("tournament.missing") : t("tournament.error", { message: error.message });
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const socket = new WebSocket(`${scheme}//${location.host}/ws/tournaments/${encodeURIComponent(this.id)}`);
+    this.socket = socket;
+    socket.onmessage = (event) => {
+      let data;
+      try {
+        data = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      this.backoff = RETRY_MS;
+      this.offline = false;
+      if (data.error) {
+        this.data = null;
+        this.error = data.error.code === "no-such-tournament" ? t("tournament.missing") : t("tournament.error", { message: data.error.message });
+        this.render();
+        return;
+      }
+      this.received(data);
+    };
+    socket.onclose = () => {
+      if (this.socket !== socket || !this.alive || this.over() || (!this.data && this.error)) return;
+      this.offline = true;
+      this.render();
+      this.timer = setTimeout(() => this.connect(), this.backoff);
+      this.backoff = Math.min(this.backoff * 2, RETRY_MAX_MS);
+    };
+  }
+
+  over() {
+    return Boolean(this.data && ["finished", "cancelled"].includes(this.data.status));
+  }
+
+  /** New data pushed: a round started for this player announces itself when the page is hidden,
+   * and sends the player to their table; else the page shows the news. */
+  received(data) {
+    const before = this.data;
+    this.data = data;
+    this.error = "";
+    if (data.my_table && (!before || before.my_table !== data.my_table)) {
+      this.noticeTitle = t("tournament.notice.title", { round: data.round });
+      notify(this.noticeTitle, t("tournament.notice.body", { name: data.name, round: data.round }), `kseri-tournament-${this.id}`);
     }
+    if (this.sendToTable()) return;
     this.render();
-    const over = this.data && ["finished", "cancelled"].includes(this.data.status);
-    if (!over && this.alive) this.timer = setTimeout(() => this.load(), REFRESH_MS);
+    if (this.over() && this.socket) this.socket.close();
   }
 
   /** A round has started with a table for this player not yet shown: go there (once). */
@@ -193,9 +253,8 @@ export class TournamentScreen {
       }
     } catch (error) {
       this.error = errorText(error);
+      this.render();
     }
-    clearTimeout(this.timer);
-    await this.load();
   }
 
   actions() {
@@ -216,15 +275,22 @@ export class TournamentScreen {
 
   standings() {
     const d = this.data;
-    const duplicate = d.format === "duplicate";
-    const heads = [t("tournament.place"), t("tournament.player"), t("tournament.score"), t("tournament.buchholz")];
+    const duplicate = ["duplicate", "mirrored"].includes(d.format);
+    const forfeits = d.show_within !== null || d.standings.some((e) => e.forfeits > 0);
+    const buchholz = d.format !== "arena"; // an arena ranks by points alone
+    const heads = [t("tournament.place"), t("tournament.player"), t("tournament.score")];
+    if (buchholz) heads.push(t("tournament.buchholz"));
     if (duplicate) heads.splice(2, 0, t("tournament.matchpoints"));
-    const rows = d.standings.map((e) => h("tr", {},
+    if (forfeits) heads.push(t("tournament.forfeits"));
+    const withdrawn = new Set(d.players.filter((p) => p.withdrawn).map((p) => p.username));
+    const rows = d.standings.map((e) => h("tr", { class: withdrawn.has(e.username) ? "withdrawn" : null },
       h("td", { class: "number" }, e.place),
-      h("td", {}, link(`/p/${encodeURIComponent(e.username)}`, e.username)),
+      h("td", {}, link(`/p/${encodeURIComponent(e.username)}`, e.username),
+        withdrawn.has(e.username) && h("span", { class: "muted" }, ` (${t("tournament.withdrawn")})`)),
       duplicate && h("td", { class: "number" }, e.matchpoints),
       h("td", { class: "number" }, e.score),
-      h("td", { class: "number" }, e.buchholz)));
+      buchholz && h("td", { class: "number" }, e.buchholz),
+      forfeits && h("td", { class: "number" }, e.forfeits)));
     return h("section", { class: "panel", "aria-labelledby": "standings-title" },
       h("h2", { id: "standings-title" }, d.status === "finished" ? t("tournament.final") : t("tournament.standings")),
       h("div", { class: "scroll" }, h("table", { class: "board", id: "tournament-standings" },
@@ -235,12 +301,15 @@ export class TournamentScreen {
   rounds() {
     const d = this.data;
     return [...d.pairings].reverse().map((rnd) => h("section", { class: "panel round", dataset: { round: rnd.round } },
-      h("h2", {}, t("tournament.round", { n: rnd.round })),
+      h("h2", {}, d.format === "arena" ? t("tournament.games") : t("tournament.round", { n: rnd.round })),
       h("ul", { class: "pairings" }, rnd.games.map((g) => h("li", {},
         g.second === null ? t("tournament.bye", { name: g.first })
+          : g.forfeit && g.forfeit !== "closed" ? [h("span", { class: "pair" }, t("tournament.versus", { first: g.first, second: g.second })), " ",
+            h("span", { class: "result forfeit" }, g.forfeit === "both" ? t("tournament.forfeitBoth")
+              : t("tournament.forfeitBy", { name: g.forfeit === "first" ? g.first : g.second }))]
           : [h("span", { class: "pair" }, t("tournament.versus", { first: g.first, second: g.second })), " ",
             h("span", { class: "result" }, g.score === null ? t("tournament.playing")
-              : g.points ? `${g.points[0]}–${g.points[1]}` : ""), " ",
+              : g.forfeit === "closed" ? t("tournament.closedTable") : g.points ? `${g.points[0]}–${g.points[1]}` : ""), " ",
             g.table && link(`/t/${g.table}${g.score === null ? "" : "#replay"}`, g.score === null ? t("tournament.watch") : t("tournament.replay"))])))));
   }
 
@@ -256,7 +325,9 @@ export class TournamentScreen {
       h("p", { class: "facts", id: "tournament-status" },
         `${t(`tournament.format.${d.format}`)} · ${d.rules} · ${statusText(d)} · ${tn("tournament.entrantsCount", d.entrants)}`),
       d.status === "open" && h("p", { class: "facts" }, t("tournament.startsAt", { when: startsText(d) })),
+      d.show_within !== null && !this.over() && h("p", { class: "facts", id: "tournament-show-within" }, t("tournament.showWithinFact", { n: d.show_within })),
       this.error && h("p", { class: "error", role: "alert" }, this.error),
+      this.offline && h("p", { class: "muted", role: "status", id: "tournament-offline" }, t("tournament.reconnecting")),
       this.actions(),
       this.standings(),
       this.rounds(),

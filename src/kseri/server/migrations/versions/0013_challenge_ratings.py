@@ -4,7 +4,7 @@ empty) with each player's ``rank``; a refund's annulled challenges; each schedul
 occurrence claimed once (server/schedule.py).
 
 Revision ID: 0013
-Revises: 0010
+Revises: 0012
 
 Two columns on ``challenges``, two on ``rating_history`` (whose ``table_id`` becomes nullable),
 two new tables.
@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0013"
-down_revision = "0011"
+down_revision = "0012"
 branch_labels = None
 depends_on = None
 

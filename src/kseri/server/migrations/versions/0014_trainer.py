@@ -2,7 +2,7 @@
 player's positions answered, credit and best runs, per moment of the round.
 
 Revision ID: 0014
-Revises: 0010
+Revises: 0013
 
 One new table.
 """

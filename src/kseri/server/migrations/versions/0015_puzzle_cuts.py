@@ -2,7 +2,7 @@
 (server/puzzles.py, ``puzzle_cuts``): each game once, a restart resumes.
 
 Revision ID: 0015
-Revises: 0010
+Revises: 0014
 
 One new table.
 """
