@@ -39,6 +39,9 @@ from kseri.server.daily import clock
 from kseri.server.errors import ApiError
 from kseri.server.tournaments import FORMATS, MAX_ROUNDS, Tournaments, entrants
 
+ROUND_FORMATS = tuple(fmt for fmt in FORMATS if fmt != "arena")
+"""The formats a schedule entry names: those played in rounds (an arena is played for a time)."""
+
 log = logging.getLogger("kseri.server")
 
 ANNOUNCE = 3600.0
@@ -98,8 +101,9 @@ class Entry:
             raise ValueError(f"bad rules {rules!r}: {error}") from None
         if players != 2:
             raise ValueError(f"tournaments are for two-player rule sets ({rules!r} seats {players})")
-        if fmt not in FORMATS:
-            raise ValueError(f"the format is one of {', '.join(FORMATS)}, not {fmt!r}")
+        if fmt not in ROUND_FORMATS:
+            arena = " (an arena runs for a length of time, not rounds)" if fmt == "arena" else ""
+            raise ValueError(f"the format is one of {', '.join(ROUND_FORMATS)}, not {fmt!r}{arena}")
         if not (rounds.isdigit() and 1 <= int(rounds) <= MAX_ROUNDS):
             raise ValueError(f"the rounds are 1 to {MAX_ROUNDS}, not {rounds!r}")
         return cls(" ".join(words), weekday, int(hour), int(minute), rules, fmt, int(rounds))
