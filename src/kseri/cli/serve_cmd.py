@@ -100,22 +100,7 @@ def serve_command(
                               rated_talk=rated_talk,
                               redis_url=redis or os.environ.get(REDIS_ENV) or None, lease=lease,
                               puzzle_cuts=puzzle_cuts, schedule=tuple(schedule or ()))
-    problem = settings.cluster_problem()
-    if problem:
-        typer.echo(f"kseri serve: {problem}", err=True)
-        raise typer.Exit(2)
-
-    problem = _tls_problem(certfile, keyfile)
-    if problem:
-        typer.echo(f"kseri serve: {problem}", err=True)
-        raise typer.Exit(2)
-    tls = {} if certfile is None else {"ssl_certfile": str(certfile), "ssl_keyfile": str(keyfile)}
-
-    problem = _cannot_listen(host, port)
-    if problem:
-        typer.echo(f"error: cannot listen on {host}:{port}: {problem}", err=True)
-        raise typer.Exit(2)
-
+    tls = _tls_and_listening(settings, certfile, keyfile, host, port)
     _check_services(settings)
     shown_host = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     shown_cluster = "" if settings.redis_url is None else f", cluster through {_safe(settings.redis_url)}"
@@ -139,6 +124,21 @@ def serve_command(
         server.run()
     if not server.started:
         raise typer.Exit(1)
+
+
+def _tls_and_listening(settings: ServerSettings, certfile: Path | None, keyfile: Path | None,
+                       host: str, port: int) -> dict[str, str]:
+    """uvicorn's TLS arguments; exit with the reason where the settings cannot run a cluster,
+    the certificate and key do not go together, or the address cannot be listened on."""
+    problem = settings.cluster_problem() or _tls_problem(certfile, keyfile)
+    if problem:
+        typer.echo(f"kseri serve: {problem}", err=True)
+        raise typer.Exit(2)
+    problem = _cannot_listen(host, port)
+    if problem:
+        typer.echo(f"error: cannot listen on {host}:{port}: {problem}", err=True)
+        raise typer.Exit(2)
+    return {} if certfile is None else {"ssl_certfile": str(certfile), "ssl_keyfile": str(keyfile)}
 
 
 def _check_services(settings: ServerSettings) -> None:
