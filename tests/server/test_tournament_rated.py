@@ -109,3 +109,35 @@ def test_a_bot_plays_the_odd_one_out(start_server: Callable[..., Server], sqlite
         assert game["score"] == 1.0, "the bot's game scores the bye's point, whatever its result"
         assert game["points"] == final["totals"]
     assert sum(e["score"] for e in data["standings"]) == 4.0  # per round: a game's 1 and the bye's 1
+
+
+def seated_rated(browsers: list[Any]) -> str:
+    """Two accounts paired by quick pairing at a rated table (not played); its id."""
+    first = browsers[0].post("/api/seeks", {"family": "greek", "clock": 20})
+    assert first.status_code == 201, first.text
+    second = browsers[1].post("/api/seeks", {"family": "greek", "clock": 20, "accept": first.json()["id"]})
+    assert second.status_code == 201, second.text
+    status = wait_for(lambda: (s := browsers[0].http.get(
+        f"/api/seeks/{first.json()['id']}").json())["status"] == "paired" and s)
+    table: str = status["table"]
+    return table
+
+
+def test_one_rated_game_at_a_time(start_server: Callable[..., Server], sqlite_url: str) -> None:
+    server = start_server(sqlite_url)
+    rea, sol, tul, uno = enter(server, ["rea", "sol", "tul", "uno"])
+    quick = seated_rated([rea, sol])
+    # at a quick pairing's rated table when the round opens: the tournament's game is not rated
+    tid = create(rea, rounds=1, rules="greek", rated=True)["id"]
+    assert sol.post(f"/api/tournaments/{tid}/join").status_code == 204
+    assert rea.post(f"/api/tournaments/{tid}/start").status_code == 204
+    table = wait_for(lambda: show(rea, tid)["my_table"])
+    assert table != quick
+    assert httpx.get(f"{server.http}/api/tables/{table}/ratings").json() == {"rated": False}
+    # at a rated tournament's table: no rated quick game meanwhile
+    other = create(tul, rounds=1, rules="greek", rated=True)["id"]
+    assert uno.post(f"/api/tournaments/{other}/join").status_code == 204
+    assert tul.post(f"/api/tournaments/{other}/start").status_code == 204
+    table = wait_for(lambda: show(tul, other)["my_table"])
+    assert httpx.get(f"{server.http}/api/tables/{table}/ratings").json()["rated"] is True
+    refused(tul.post("/api/seeks", {"family": "greek", "clock": 20}), 409, "in-game")

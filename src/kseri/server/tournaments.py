@@ -911,16 +911,34 @@ class Tournaments:
         names = {p["user_id"]: p["username"] for p in await self._entrants(row["id"])}
         rules = Rules.from_spec(row["rules"])
         key = round_key(row["secret"], row["round"])
+        seated = [p for g in waiting for p in (g["first"], g["second"]) if p]
+        elsewhere = await self._at_rated_tables(row["id"], seated) if row["rated"] else set()
         for g in waiting:
             seats = [SeatState("human", None, names[user], hash_token(new_token()), user)
                      if user else SeatState("bot", row["bot"], f"{row['bot']} bot", None)
                      for user in (g["first"], g["second"])]
             deals = arena_key(row["secret"], g["board"]) if row["format"] == "arena" else key
-            rated = bool(row["rated"]) and g["second"] is not None
+            busy = elsewhere & {g["first"], g["second"]}
+            rated = bool(row["rated"]) and g["second"] is not None and not busy
+            if busy:
+                log.info("tournament %s round %d: %s at another rated table, this game is not rated",
+                         row["id"], row["round"], sorted(busy))
             table = await self.tables.create(rules, seats, casual=False, public=False, clock=row["clock"],
                                              rated=rated, deals=deals)
             async with self._writing(row["id"]) as connection:
                 await connection.execute(update(games).where(*_game_is(g)).values(table_id=table.id))
+
+    async def _at_rated_tables(self, tournament_id: str, users: list[str]) -> set[str]:
+        """Those of ``users`` holding a seat at an unfinished rated table not of this tournament
+        (a quick pairing's, on any process): one rated game at a time, as quick pairing keeps."""
+        seats, tables = db.seats.c, db.tables.c
+        ours = select(games.c.table_id).where(games.c.tournament_id == tournament_id,
+                                              games.c.table_id.is_not(None))
+        async with self.store.engine.connect() as connection:
+            return set((await connection.execute(
+                select(seats.user_id).join(db.tables, tables.id == seats.table_id).where(
+                    seats.user_id.in_(users), tables.rated.is_(True), tables.finished.is_(False),
+                    tables.id.not_in(ours)))).scalars())
 
 
 def _game_is(g: dict[str, Any]) -> tuple[ColumnElement[bool], ...]:
