@@ -96,6 +96,9 @@ FORFEITS_WITHDRAW = 2
 """A player who lost this many rounds by forfeit is withdrawn (paired no more)."""
 TICK = 0.5
 """Seconds between the driver's looks at the tournaments under way."""
+OPEN_BATCH = 50
+"""A round's tables are stored against their games (and the live viewers told) this many at a
+time: a field of 1,000 pushes its page data 10 times as its round opens, not 500."""
 SHOWN_KEPT = 256
 """How many tournaments' page data are kept worked out."""
 
@@ -913,7 +916,8 @@ class Tournaments:
         key = round_key(row["secret"], row["round"])
         seated = [p for g in waiting for p in (g["first"], g["second"]) if p]
         elsewhere = await self._at_rated_tables(row["id"], seated) if row["rated"] else set()
-        for g in waiting:
+        opened: list[tuple[dict[str, Any], str]] = []
+        for index, g in enumerate(waiting):
             seats = [SeatState("human", None, names[user], hash_token(new_token()), user)
                      if user else SeatState("bot", row["bot"], f"{row['bot']} bot", None)
                      for user in (g["first"], g["second"])]
@@ -925,8 +929,13 @@ class Tournaments:
                          row["id"], row["round"], sorted(busy))
             table = await self.tables.create(rules, seats, casual=False, public=False, clock=row["clock"],
                                              rated=rated, deals=deals)
-            async with self._writing(row["id"]) as connection:
-                await connection.execute(update(games).where(*_game_is(g)).values(table_id=table.id))
+            opened.append((g, table.id))
+            if len(opened) == OPEN_BATCH or index == len(waiting) - 1:  # one commit, one push per batch
+                async with self._writing(row["id"]) as connection:
+                    for game, table_id in opened:
+                        await connection.execute(update(games).where(*_game_is(game))
+                                                 .values(table_id=table_id))
+                opened = []
 
     async def _at_rated_tables(self, tournament_id: str, users: list[str]) -> set[str]:
         """Those of ``users`` holding a seat at an unfinished rated table not of this tournament
