@@ -115,7 +115,8 @@ async def play_table(entrant: Entrant, ws_url: str, table_id: str) -> int:
     cookie = entrant.http.cookies.get("kseri_session")
     plays = 0
     sent = 0.0
-    async with websockets.connect(f"{ws_url}/ws/tables/{table_id}", max_size=None, open_timeout=None, ping_interval=None,
+    async with websockets.connect(f"{ws_url}/ws/tables/{table_id}",
+                                  max_size=None, open_timeout=None, ping_interval=None,
                                   additional_headers={"Cookie": f"kseri_session={cookie}"}) as socket_:
         await socket_.send(json.dumps({"type": "hello", "protocol": 1, "token": None}))
         seat = None
@@ -176,7 +177,8 @@ async def play_tournament(entrant: Entrant, ws_url: str, tournament_id: str) -> 
             latest.update(data)
             fresh.set()
 
-    async with websockets.connect(f"{ws_url}/ws/tournaments/{tournament_id}", max_size=None, open_timeout=None, ping_interval=None,
+    async with websockets.connect(f"{ws_url}/ws/tournaments/{tournament_id}",
+                                  max_size=None, open_timeout=None, ping_interval=None,
                                   additional_headers={"Cookie": f"kseri_session={cookie}"}) as socket_:
         reader = asyncio.create_task(follow(socket_))
         try:
