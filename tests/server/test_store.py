@@ -31,7 +31,7 @@ async def test_migrations_run_once_and_group_commits_keep_good_batches(database_
     try:
         async with store.engine.connect() as connection:
             version = (await connection.execute(text("SELECT version_num FROM alembic_version"))).scalar()
-        assert version == "0015"
+        assert version == "0016"
         first = db.Batch()
         first.insert(db.tables, **table_row("t"))
         await store.write(first)

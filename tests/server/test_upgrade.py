@@ -92,7 +92,7 @@ def test_a_release_database_upgrades_in_place(start_server: Callable[..., Server
     assert all(counts.values())
 
     server = start_server(database_url)
-    assert query(database_url, "SELECT version_num FROM alembic_version") == [("0015",)]
+    assert query(database_url, "SELECT version_num FROM alembic_version") == [("0016",)]
     for name, count in counts.items():
         assert query(database_url, f"SELECT count(*) FROM {name}") == [(count,)], name
     assert query(database_url, "SELECT count(*) FROM tables WHERE rated") == [(0,)]

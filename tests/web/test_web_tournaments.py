@@ -87,6 +87,8 @@ def test_a_tournament_from_the_lobby_to_the_table(tournament_server: Server, new
     page.fill("#tournament-name", "Friday Swiss")
     page.fill("#tournament-rounds", "2")
     page.fill("#tournament-minutes", "30")
+    page.select_option("#tournament-rated", "1")
+    page.select_option("#tournament-bot", "random")
     screenshot(page, f"tournaments-{size}-list")
     assert axe_findings(page) == []
     page.click("#tournament-create")
@@ -95,6 +97,9 @@ def test_a_tournament_from_the_lobby_to_the_table(tournament_server: Server, new
     expect(page.locator("h1")).to_have_text("Friday Swiss")
     expect(page.locator("#tournament-status")).to_contain_text("Open for entries")
     expect(page.locator("#tournament-status")).to_contain_text("1 entrant")
+    expect(page.locator("#tournament-rated")).to_have_text(
+        "Rated: every game counts for the family's rating. "
+        "The odd one out plays a bot (Beginner) and scores the bye's point.")
     rival = Browser(tournament_server)
     rival.sign_up(f"riv{size}")
     assert rival.post(f"/api/tournaments/{tournament_id}/join").status_code == 204

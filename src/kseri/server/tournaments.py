@@ -52,6 +52,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlalchemy.sql.elements import ColumnElement
 
+from kseri.agents import AGENTS
 from kseri.bench import arena, swiss
 from kseri.bench.matchpoints import board_matchpoints
 from kseri.fairness import commitment
@@ -61,6 +62,8 @@ from kseri.server.accounts import User
 from kseri.server.cluster import Elsewhere
 from kseri.server.daily import clock
 from kseri.server.errors import ApiError
+from kseri.server.moderation import ModerationError, check_may_play
+from kseri.server.ratings import family_of
 from kseri.server.registry import Change, LeasedRegistry, TableRegistry
 from kseri.server.resign import ResignRefused, close
 from kseri.server.room import GameTable, run_to_end
@@ -74,6 +77,9 @@ duplicate where each pair plays the round's deals twice, seats swapped (two legs
 pairs whoever finished at once, for a fixed time, ranked by points per game."""
 MATCHPOINTED = ("duplicate", "mirrored")
 """The formats ranked by matchpoints."""
+BOT_FORMATS = ("swiss", "duplicate")
+"""The formats where a bot may play the odd one out (an arena has no byes; a mirrored round's
+two legs are for two people)."""
 MAX_ENTRANTS = 1000
 """The most entrants a tournament takes (``benchmarks/tournament_load.py`` measures a field)."""
 MAX_ROUNDS = 15
@@ -90,6 +96,9 @@ FORFEITS_WITHDRAW = 2
 """A player who lost this many rounds by forfeit is withdrawn (paired no more)."""
 TICK = 0.5
 """Seconds between the driver's looks at the tournaments under way."""
+OPEN_BATCH = 50
+"""A round's tables are stored against their games (and the live viewers told) this many at a
+time: a field of 1,000 pushes its page data 10 times as its round opens, not 500."""
 SHOWN_KEPT = 256
 """How many tournaments' page data are kept worked out."""
 
@@ -114,6 +123,8 @@ tournaments = Table(
     Column("driver", String(40), nullable=True),  # the process driving it (a cluster's lease)
     Column("driver_until", Float, nullable=True),  # until when, unless it renews
     Column("ends", Float, nullable=True),  # an arena's end (the clock's); None before its start
+    Column("rated", Boolean, nullable=False, default=False),  # its tables rated like quick pairing's
+    Column("bot", String(16), nullable=True),  # the bot level playing whoever would get a bye; None: a bye
 )
 entrants = Table(
     "tournament_players", db.metadata,
@@ -471,10 +482,13 @@ class Tournaments:
                 "board": g["board"], "first": names.get(g["first"]),
                 "second": names.get(g["second"]) if g["second"] else None, "table": g["table_id"],
                 "score": g["score"], "points": json.loads(g["points"]) if g["points"] else None,
-                "forfeit": g["forfeit"], "came": [bool((g["came"] or 0) & 1), bool((g["came"] or 0) & 2)]})
-            if (g["round"] == row["round"] and row["status"] == "playing" and g["second"]
-                    and g["score"] is None and g["table_id"]):
-                tables[g["first"]] = tables[g["second"]] = g["table_id"]
+                "forfeit": g["forfeit"], "came": [bool((g["came"] or 0) & 1), bool((g["came"] or 0) & 2)],
+                "bot": row["bot"] if g["second"] is None and g["table_id"] else None})
+            under_way = g["round"] == row["round"] and row["status"] == "playing"
+            if under_way and g["score"] is None and g["table_id"]:
+                tables[g["first"]] = g["table_id"]
+                if g["second"]:
+                    tables[g["second"]] = g["table_id"]
         data = _summary(row, len(players)) | {
             "players": [{"username": p["username"], "withdrawn": p["withdrawn"] is not None}
                         for p in players],
@@ -515,11 +529,14 @@ class Tournaments:
 
     async def create(self, user: User, name: str, rules_spec: str, fmt: str, rounds: int,
                      starts_in: float, clock: int | None, public: bool,
-                     show_within: int | None = None, minutes: int | None = None) -> dict[str, Any]:
+                     show_within: int | None = None, minutes: int | None = None, *,
+                     rated: bool = False, bot: str | None = None) -> dict[str, Any]:
         """A new tournament, its organiser entered first. ``show_within``: the seconds a player
         has to come to their table after a round starts, or lose it by forfeit (``None``: no
         forfeits; an absent player's seat is played by the stand-in, as at every table).
-        ``minutes``: an arena's length (required for an arena, which ignores ``rounds``)."""
+        ``minutes``: an arena's length (required for an arena, which ignores ``rounds``).
+        ``rated``: its games count for the family's rating; ``bot``: the level of the bot that
+        plays whoever would get a bye (``None``: the bye)."""
         try:
             rules = Rules.from_spec(rules_spec)
         except (RulesError, ValueError) as error:
@@ -541,6 +558,14 @@ class Tournaments:
         if show_within is not None and not MIN_SHOW_WITHIN <= show_within <= MAX_SHOW_WITHIN:
             raise ApiError(422, "bad-show-within", f"the time to come to a table is {MIN_SHOW_WITHIN} "
                            f"to {MAX_SHOW_WITHIN} seconds", field="show_within")
+        if rated and family_of(rules) is None:
+            raise ApiError(422, "bad-rated", f"{rules_spec!r} has no rating: only a family's rule set "
+                           "may be rated", field="rated")
+        if bot is not None and (fmt not in BOT_FORMATS or bot not in AGENTS):
+            raise ApiError(422, "bad-bot", f"a bot plays the odd one out in a {' or '.join(BOT_FORMATS)} "
+                           f"tournament, at one of the levels {', '.join(AGENTS)}", field="bot")
+        if rated:
+            await self._may_play_rated(user.id)
         if not 0 <= starts_in <= MAX_START_DELAY:
             raise ApiError(422, "bad-start", f"a tournament starts within {MAX_START_DELAY // 86400} days",
                            field="starts_in")
@@ -559,7 +584,7 @@ class Tournaments:
                    "format": fmt, "rounds": rounds, "clock": clock, "public": public,
                    "starts": now + starts_in, "created": now, "status": "open", "round": 0,
                    "secret": secret, "commitment": commitment(secret), "show_within": show_within,
-                   "ends": None if length is None else now + starts_in + length}
+                   "ends": None if length is None else now + starts_in + length, "rated": rated, "bot": bot}
             await connection.execute(tournaments.insert().values(**row))
             await connection.execute(entrants.insert().values(
                 tournament_id=tournament_id, user_id=user.id, username=user.username, joined=now))
@@ -571,6 +596,8 @@ class Tournaments:
             row = await self._row(tournament_id)
             if row["status"] != "open":
                 raise ApiError(409, "tournament-started", "this tournament has started: no one may join now")
+            if row["rated"]:
+                await self._may_play_rated(user.id)
             async with self._writing(row["id"]) as connection:
                 count = (await connection.execute(select(func.count()).select_from(entrants).where(
                     entrants.c.tournament_id == row["id"]))).scalar_one()
@@ -583,6 +610,14 @@ class Tournaments:
                         tournament_id=row["id"], user_id=user.id, username=user.username, joined=time.time()))
                 except IntegrityError:
                     raise ApiError(409, "already-joined", "you have joined this tournament already") from None
+
+    async def _may_play_rated(self, user_id: str) -> None:
+        """Refuse an account banned (from play, or from rated play) a rated tournament, saying
+        why (``moderation.check_may_play``)."""
+        try:
+            await check_may_play(self.store, user_id, rated=True)
+        except ModerationError as error:
+            raise ApiError(error.status, error.code, f"{error}: a rated tournament is rated play") from None
 
     async def withdraw(self, tournament_id: str, user: User) -> None:
         """Leave: before the start, the entry goes; after, the player is paired no more (the game
@@ -681,12 +716,14 @@ class Tournaments:
         if finished:  # every result found in one commit, each over a game still without one
             async with self._writing(row["id"]) as connection:
                 for g, score, points, forfeit in finished:
+                    if g["second"] is None:  # the odd one out against the bot: the bye's points
+                        score, forfeit = swiss.BYE_POINTS, None
                     await connection.execute(update(games).where(
                         games.c.tournament_id == g["tournament_id"], games.c.round == g["round"],
                         games.c.board == g["board"], games.c.score.is_(None)).values(
                         score=score, points=None if points is None else json.dumps(points), forfeit=forfeit))
             current = [g for g in await self._games(row["id"]) if g["round"] == row["round"]]
-        if any(g["second"] and g["score"] is None for g in current):
+        if any(g["score"] is None for g in current):
             return
         if row["round"] >= row["rounds"]:
             await self._set(row["id"], status="finished")
@@ -860,30 +897,57 @@ class Tournaments:
                     await connection.execute(games.insert().values(
                         tournament_id=row["id"], round=number, board=index * legs + leg,
                         first=second if leg else first, second=None if bye else first if leg else second,
-                        score=swiss.BYE_POINTS if bye else None))
+                        score=swiss.BYE_POINTS if bye and row["bot"] is None else None))
         log.info("tournament %s: round %d paired (%d games)", row["id"], number, len(pairs))
         if await self._drive_lease(row["id"]):  # else the process driving it opens them
             await self._open_tables(row | {"round": number},
                                     [g for g in await self._games(row["id"]) if g["round"] == number])
 
     async def _open_tables(self, row: dict[str, Any], current: list[dict[str, Any]]) -> None:
-        """A table for each game of the round that has none yet, dealt from the round's key."""
+        """A table for each game of the round that has none yet, dealt from the round's key (the
+        odd one out's against the tournament's bot, never rated)."""
         scored = {g["board"] for g in current if g["score"] is not None}
-        waiting = [g for g in current if g["second"] and g["table_id"] is None
+        waiting = [g for g in current if (g["second"] or g["score"] is None) and g["table_id"] is None
                    and not (row["format"] == "mirrored" and g["board"] % 2 and g["board"] - 1 not in scored)]
         if not waiting:  # (a mirrored pair's second leg opens once its first is over)
             return
         names = {p["user_id"]: p["username"] for p in await self._entrants(row["id"])}
         rules = Rules.from_spec(row["rules"])
         key = round_key(row["secret"], row["round"])
-        for g in waiting:
+        seated = [p for g in waiting for p in (g["first"], g["second"]) if p]
+        elsewhere = await self._at_rated_tables(row["id"], seated) if row["rated"] else set()
+        opened: list[tuple[dict[str, Any], str]] = []
+        for index, g in enumerate(waiting):
             seats = [SeatState("human", None, names[user], hash_token(new_token()), user)
+                     if user else SeatState("bot", row["bot"], f"{row['bot']} bot", None)
                      for user in (g["first"], g["second"])]
             deals = arena_key(row["secret"], g["board"]) if row["format"] == "arena" else key
+            busy = elsewhere & {g["first"], g["second"]}
+            rated = bool(row["rated"]) and g["second"] is not None and not busy
+            if busy:
+                log.info("tournament %s round %d: %s at another rated table, this game is not rated",
+                         row["id"], row["round"], sorted(busy))
             table = await self.tables.create(rules, seats, casual=False, public=False, clock=row["clock"],
-                                             deals=deals)
-            async with self._writing(row["id"]) as connection:
-                await connection.execute(update(games).where(*_game_is(g)).values(table_id=table.id))
+                                             rated=rated, deals=deals)
+            opened.append((g, table.id))
+            if len(opened) == OPEN_BATCH or index == len(waiting) - 1:  # one commit, one push per batch
+                async with self._writing(row["id"]) as connection:
+                    for game, table_id in opened:
+                        await connection.execute(update(games).where(*_game_is(game))
+                                                 .values(table_id=table_id))
+                opened = []
+
+    async def _at_rated_tables(self, tournament_id: str, users: list[str]) -> set[str]:
+        """Those of ``users`` holding a seat at an unfinished rated table not of this tournament
+        (a quick pairing's, on any process): one rated game at a time, as quick pairing keeps."""
+        seats, tables = db.seats.c, db.tables.c
+        ours = select(games.c.table_id).where(games.c.tournament_id == tournament_id,
+                                              games.c.table_id.is_not(None))
+        async with self.store.engine.connect() as connection:
+            return set((await connection.execute(
+                select(seats.user_id).join(db.tables, tables.id == seats.table_id).where(
+                    seats.user_id.in_(users), tables.rated.is_(True), tables.finished.is_(False),
+                    tables.id.not_in(ours)))).scalars())
 
 
 def _game_is(g: dict[str, Any]) -> tuple[ColumnElement[bool], ...]:
@@ -911,7 +975,7 @@ def _summary(row: dict[str, Any], count: int) -> dict[str, Any]:
             "rounds": row["rounds"], "round": row["round"], "clock": row["clock"],
             "public": row["public"], "starts": row["starts"], "status": row["status"],
             "entrants": count, "commitment": row["commitment"], "show_within": row["show_within"],
-            "ends": row["ends"],
+            "ends": row["ends"], "rated": row["rated"], "bot": row["bot"],
             "secret": row["secret"] if over else None}
 
 

@@ -50,6 +50,10 @@ class NewTournament(BaseModel):
     forfeit (withdrawn after two); ``None``: no forfeits (the stand-in plays an absent seat)."""
     minutes: Annotated[int, Field(ge=MIN_ARENA_MINUTES, le=MAX_ARENA_MINUTES)] | None = None
     """An arena's length (required for an arena, refused otherwise)."""
+    rated: bool = False
+    """Its games count for the family's rating (a family's rule set; no one banned from rated play)."""
+    bot: Annotated[str, Field(min_length=1, max_length=16)] | None = None
+    """The level of a bot that plays whoever would get a bye (Swiss and duplicate); ``None``: a bye."""
 
     @model_validator(mode="after")
     def _arena_length(self) -> NewTournament:
@@ -74,7 +78,7 @@ async def create(body: NewTournament, user: CheckedUser, request: Request) -> di
     """Create a tournament (a signed-in player, entered as its first player)."""
     return await _tournaments(request).create(user, body.name, body.rules, body.format, body.rounds,
                                               body.starts_in, body.clock, body.public, body.show_within,
-                                              body.minutes)
+                                              body.minutes, rated=body.rated, bot=body.bot)
 
 
 @router.get("/api/tournaments/{tournament_id}", responses=errors(404))

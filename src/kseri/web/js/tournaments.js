@@ -48,7 +48,7 @@ export class TournamentsScreen {
     this.busy = false;
     this.timer = null;
     this.alive = true;
-    this.form = { name: "", rules: "greek", format: "swiss", rounds: 3, minutes: 10, showWithin: "120", arenaMinutes: 30 };
+    this.form = { name: "", rules: "greek", format: "swiss", rounds: 3, minutes: 10, showWithin: "120", arenaMinutes: 30, rated: "", bot: "" };
   }
 
   async start() {
@@ -84,7 +84,8 @@ export class TournamentsScreen {
     try {
       const body = { name: this.form.name.trim() || t("tournament.defaultName"), rules: this.form.rules,
         format: this.form.format, rounds: Number(this.form.rounds), starts_in: Number(this.form.minutes) * 60,
-        show_within: this.form.showWithin ? Number(this.form.showWithin) : null };
+        show_within: this.form.showWithin ? Number(this.form.showWithin) : null, rated: this.form.rated === "1",
+        bot: ["swiss", "duplicate"].includes(this.form.format) && this.form.bot ? this.form.bot : null };
       if (this.form.format === "arena") Object.assign(body, { show_within: null, minutes: Number(this.form.arenaMinutes) });
       const created = await accountApi("POST", "/api/tournaments", body);
       navigate(`/tournaments/${created.id}`);
@@ -114,7 +115,10 @@ export class TournamentsScreen {
         field("rounds", t("tournament.rounds"), input("rounds", { type: "number", min: 1, max: 15 })),
         field("minutes", t("tournament.startsIn"), input("minutes", { type: "number", min: 0, max: 1440 })),
         field("showWithin", t("tournament.showWithin"), select("showWithin", [["60", t("tournament.minutes", { n: 1 })],
-          ["120", t("tournament.minutes", { n: 2 })], ["300", t("tournament.minutes", { n: 5 })], ["", t("tournament.showWithin.never")]]))),
+          ["120", t("tournament.minutes", { n: 2 })], ["300", t("tournament.minutes", { n: 5 })], ["", t("tournament.showWithin.never")]])),
+        field("rated", t("tournament.ratedChoice"), select("rated", [["", t("tournament.casualOption")], ["1", t("tournament.ratedOption")]])),
+        field("bot", t("tournament.botChoice"), select("bot", [["", t("tournament.botNone")],
+          ...["random", "greedy", "expert"].map((level) => [level, t("tournament.botLevel", { level: t(`level.${level}`) })])]))),
       h("button", { type: "submit", class: "primary", id: "tournament-create", disabled: this.busy }, t("tournament.create")));
   }
 
@@ -303,7 +307,10 @@ export class TournamentScreen {
     return [...d.pairings].reverse().map((rnd) => h("section", { class: "panel round", dataset: { round: rnd.round } },
       h("h2", {}, d.format === "arena" ? t("tournament.games") : t("tournament.round", { n: rnd.round })),
       h("ul", { class: "pairings" }, rnd.games.map((g) => h("li", {},
-        g.second === null ? t("tournament.bye", { name: g.first })
+        g.second === null && g.bot ? [h("span", { class: "pair" }, t("tournament.botGame", { name: g.first, level: t(`level.${g.bot}`) })), " ",
+          h("span", { class: "result" }, g.score === null ? t("tournament.playing") : g.points ? `${g.points[0]}–${g.points[1]}` : ""), " ",
+          link(`/t/${g.table}${g.score === null ? "" : "#replay"}`, g.score === null ? t("tournament.watch") : t("tournament.replay"))]
+        : g.second === null ? t("tournament.bye", { name: g.first })
           : g.forfeit && g.forfeit !== "closed" ? [h("span", { class: "pair" }, t("tournament.versus", { first: g.first, second: g.second })), " ",
             h("span", { class: "result forfeit" }, g.forfeit === "both" ? t("tournament.forfeitBoth")
               : t("tournament.forfeitBy", { name: g.forfeit === "first" ? g.first : g.second }))]
@@ -326,6 +333,8 @@ export class TournamentScreen {
         `${t(`tournament.format.${d.format}`)} · ${d.rules} · ${statusText(d)} · ${tn("tournament.entrantsCount", d.entrants)}`),
       d.status === "open" && h("p", { class: "facts" }, t("tournament.startsAt", { when: startsText(d) })),
       d.show_within !== null && !this.over() && h("p", { class: "facts", id: "tournament-show-within" }, t("tournament.showWithinFact", { n: d.show_within })),
+      h("p", { class: "facts", id: "tournament-rated" }, d.rated ? t("tournament.ratedFact") : t("tournament.casualFact"),
+        d.bot ? ` ${t("tournament.botFact", { level: t(`level.${d.bot}`) })}` : ""),
       this.error && h("p", { class: "error", role: "alert" }, this.error),
       this.offline && h("p", { class: "muted", role: "status", id: "tournament-offline" }, t("tournament.reconnecting")),
       this.actions(),
