@@ -121,7 +121,8 @@ SERVER_ROOMS = ["limits", "throttles", "settings", "errors", "protocol", "db", "
                 "workers", "history", "hints", "talk", "eventlog", "delta", "audience", "seats", "clock",
                 "passplay", "room", "wire", "resign", "accounts", "guests", "ratings", "fairplay",
                 "moderation", "refunds", "pairing", "cluster", "relay", "registry", "players", "puzzles",
-                "daily", "tournaments", "challenges", "results", "schedule", "backup", "api", "app"]
+                "daily", "tournament_tables", "tournaments", "challenges", "results", "schedule", "backup",
+                "api", "app"]
 """The server's rooms, lowest first (docs/architecture.md): each imports only rooms before it (a
 room is a module, or a package such as ``api/``, whose modules may import one another)."""
 

@@ -8,7 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kseri.bench import swiss
-from kseri.server.tournaments import Result, mirrored_results, round_key, standings
+from kseri.bench.standings import Result, mirrored_results, standings
+from kseri.server.tournaments import round_key
 
 FIELD = [
     Result(1, "a", "b", 1.0, (10, 4)),

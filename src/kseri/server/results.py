@@ -1,6 +1,6 @@
 """A player's results in events, as the profile lists them (``docs/players.md``): each
 tournament played (its place, points and the number of entrants, worked out from the stored
-games by :func:`kseri.server.tournaments.standings`, as the tournament's page ranks them) and
+games by :func:`kseri.bench.standings.standings`, as the tournament's page ranks them) and
 each challenge finished by both sides (:func:`kseri.server.challenges.results_of`)."""
 
 from __future__ import annotations
@@ -10,9 +10,10 @@ from typing import Any
 
 from sqlalchemy import select
 
+from kseri.bench.standings import Result, standings
 from kseri.server import db
 from kseri.server.challenges import results_of
-from kseri.server.tournaments import Result, entrants, games, standings, tournaments
+from kseri.server.tournament_tables import entrants, games, tournaments
 
 LISTED = 50
 """The most tournaments (and challenges) a profile lists, newest first."""

@@ -37,7 +37,8 @@ from kseri.server import db
 from kseri.server.accounts import User
 from kseri.server.daily import clock
 from kseri.server.errors import ApiError
-from kseri.server.tournaments import FORMATS, MAX_ROUNDS, Tournaments, entrants
+from kseri.server.tournament_tables import entrants
+from kseri.server.tournaments import FORMATS, MAX_ROUNDS, Tournaments
 
 ROUND_FORMATS = tuple(fmt for fmt in FORMATS if fmt != "arena")
 """The formats a schedule entry names: those played in rounds (an arena is played for a time)."""

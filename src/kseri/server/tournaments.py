@@ -17,7 +17,7 @@ Formats (``docs/events.md``): ``swiss`` ranks by game points (1 a win, ½ a draw
 then Buchholz, then a draw by the tournament's id; ``duplicate`` pairs the same way but ranks by
 matchpoints (:mod:`kseri.bench.matchpoints`): on each round, everyone who held the same seat of
 the same cards is compared by their points minus their opponent's; a bye scores the board's
-average. Pure scoring is :func:`standings`.
+average. Pure scoring is :func:`kseri.bench.standings.standings`.
 """
 
 from __future__ import annotations
@@ -28,21 +28,12 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import (
-    Boolean,
-    Column,
-    Float,
-    ForeignKey,
-    Index,
-    Integer,
-    String,
-    Table,
-    Text,
     delete,
     func,
     select,
@@ -54,7 +45,7 @@ from sqlalchemy.sql.elements import ColumnElement
 
 from kseri.agents import AGENTS
 from kseri.bench import arena, swiss
-from kseri.bench.matchpoints import board_matchpoints
+from kseri.bench.standings import Result, arena_points, mirrored_results, standings
 from kseri.fairness import commitment
 from kseri.rules import Rules, RulesError
 from kseri.server import db
@@ -68,6 +59,7 @@ from kseri.server.registry import Change, LeasedRegistry, TableRegistry
 from kseri.server.resign import ResignRefused, close
 from kseri.server.room import GameTable, run_to_end
 from kseri.server.seats import SeatState, hash_token, new_token
+from kseri.server.tournament_tables import entrants, games, tournaments
 
 log = logging.getLogger("kseri.server")
 
@@ -75,8 +67,6 @@ FORMATS = ("swiss", "duplicate", "mirrored", "arena")
 """The formats: Swiss ranked by game points, or by duplicate matchpoints; ``mirrored`` is
 duplicate where each pair plays the round's deals twice, seats swapped (two legs); ``arena``
 pairs whoever finished at once, for a fixed time, ranked by points per game."""
-MATCHPOINTED = ("duplicate", "mirrored")
-"""The formats ranked by matchpoints."""
 BOT_FORMATS = ("swiss", "duplicate")
 """The formats where a bot may play the odd one out (an arena has no byes; a mirrored round's
 two legs are for two people)."""
@@ -102,54 +92,6 @@ time: a field of 1,000 pushes its page data 10 times as its round opens, not 500
 SHOWN_KEPT = 256
 """How many tournaments' page data are kept worked out."""
 
-tournaments = Table(
-    "tournaments", db.metadata,
-    Column("id", String(24), primary_key=True),
-    Column("name", String(80), nullable=False),
-    Column("organiser", String(24), nullable=False, index=True),
-    Column("rules", Text, nullable=False),
-    Column("format", String(12), nullable=False),
-    Column("rounds", Integer, nullable=False),
-    Column("clock", Integer, nullable=True),
-    Column("public", Boolean, nullable=False),
-    Column("starts", Float, nullable=False),
-    Column("created", Float, nullable=False),
-    Column("status", String(10), nullable=False, index=True),  # open, playing, finished, cancelled
-    Column("round", Integer, nullable=False),  # the round under way (0 before the start)
-    Column("secret", String(64), nullable=False),
-    Column("commitment", String(64), nullable=False),
-    Column("show_within", Integer, nullable=True),  # seconds to come to a round's table; None: no forfeits
-    Column("round_started", Float, nullable=True),  # when the round under way was paired (the clock's)
-    Column("driver", String(40), nullable=True),  # the process driving it (a cluster's lease)
-    Column("driver_until", Float, nullable=True),  # until when, unless it renews
-    Column("ends", Float, nullable=True),  # an arena's end (the clock's); None before its start
-    Column("rated", Boolean, nullable=False, default=False),  # its tables rated like quick pairing's
-    Column("bot", String(16), nullable=True),  # the bot level playing whoever would get a bye; None: a bye
-)
-entrants = Table(
-    "tournament_players", db.metadata,
-    Column("tournament_id", String(24), ForeignKey("tournaments.id"), primary_key=True),
-    Column("user_id", String(24), primary_key=True),
-    Column("username", String(80), nullable=False),
-    Column("joined", Float, nullable=False),
-    Column("withdrawn", Integer, nullable=True),  # the round after which they withdrew
-    Index("tournament_players_by_user", "user_id"),
-)
-games = Table(
-    "tournament_games", db.metadata,
-    Column("tournament_id", String(24), ForeignKey("tournaments.id"), primary_key=True),
-    Column("round", Integer, primary_key=True),
-    Column("board", Integer, primary_key=True),
-    Column("first", String(24), nullable=False),
-    Column("second", String(24), nullable=True),  # None: a bye
-    Column("table_id", String(40), nullable=True),
-    Column("score", Float, nullable=True),  # first's: 1, ½, 0; None until the table finishes
-    Column("points", Text, nullable=True),  # the match's totals [first, second] (JSON)
-    Column("came", Integer, nullable=True),  # the seats seen at the table: 1 first, 2 second
-    Column("forfeit", String(8), nullable=True),  # first, second, both (did not come), closed
-)
-
-
 @dataclass(frozen=True, slots=True)
 class _Shown:
     """A tournament's page data: the JSON every viewer gets alike, and what differs by viewer."""
@@ -161,21 +103,6 @@ class _Shown:
     """Each player's table in the round under way, while it is being played."""
 
 
-@dataclass(frozen=True, slots=True)
-class Result:
-    """A game of a round: ``first`` sat at seat 0; ``score`` is first's (``None``: not over);
-    ``points`` the match totals by seat; a bye has ``second`` ``None``."""
-
-    round: int
-    first: str
-    second: str | None
-    score: float | None = None
-    points: tuple[int, int] | None = None
-    forfeit: str | None = None
-    """``first``, ``second`` or ``both``: who did not come (lost by forfeit, no points);
-    ``closed``: a moderator closed the table (½ each, no points)."""
-
-
 def round_key(secret: str, round_number: int) -> str:
     """The deal key of a tournament's round: every table of the round deals from it."""
     return hashlib.sha256(f"tournament:{secret}:{round_number}".encode()).hexdigest()
@@ -184,158 +111,6 @@ def round_key(secret: str, round_number: int) -> str:
 def arena_key(secret: str, game: int) -> str:
     """The deal key of an arena's game (each game its own cards)."""
     return hashlib.sha256(f"tournament:{secret}:arena:{game}".encode()).hexdigest()
-
-
-def standings(fmt: str, players: Sequence[str], results: Sequence[Result],
-              seed: str = "") -> list[dict[str, Any]]:
-    """The standings, best first: each player's ``score`` (game points), ``buchholz``,
-    ``matchpoints`` (duplicate), ``forfeits`` (rounds lost by not coming) and ``place`` (equal
-    on every tie-break: a shared place).
-
-    Swiss orders by score, Buchholz, then a draw by ``seed``; duplicate by matchpoints, score,
-    Buchholz, then the draw. Unfinished games count nothing. A forfeit is a loss (a win for the
-    one who came); a double forfeit scores nothing for either and counts in no Buchholz.
-
-    >>> rs = [Result(1, "a", "b", 1.0, (12, 4)), Result(1, "c", "d", 0.0, (3, 9))]
-    >>> [(r["user"], r["score"], r["matchpoints"]) for r in standings("duplicate", "abcd", rs)]
-    [('a', 1.0, 1.0), ('d', 1.0, 1.0), ('b', 0.0, 0.0), ('c', 0.0, 0.0)]
-    >>> rs = [Result(1, "a", "b", 1.0, None, "second"), Result(1, "c", "d", 0.0, None, "both")]
-    >>> [(r["user"], r["score"], r["forfeits"]) for r in standings("swiss", "abcd", rs, "s")]
-    [('a', 1.0, 0), ('b', 0.0, 1), ('c', 0.0, 1), ('d', 0.0, 1)]
-    """
-    done = [r for r in results if r.second is None or r.score is not None]
-    if fmt == "arena":
-        return _arena_standings(players, done, seed)
-    counted = mirrored_results(results) if fmt == "mirrored" else done
-    played = [swiss.Game(r.first, r.second, r.score or 0.0) for r in counted if r.forfeit != "both"]
-    score, buchholz = swiss.scores(players, played), swiss.buchholz(players, played)
-    forfeits = dict.fromkeys(players, 0)
-    for r in counted:
-        for who in _forfeiters(r):
-            forfeits[who] = forfeits.get(who, 0) + 1
-    points = dict.fromkeys(players, 0.0)
-    if fmt in MATCHPOINTED:
-        points = _matchpoints(players, done)
-    draw = {p: hashlib.sha256(f"{seed}:{p}".encode()).hexdigest() for p in players}
-
-    def key(p: str) -> tuple[float, ...]:
-        if fmt in MATCHPOINTED:
-            return (-points[p], -score[p], -buchholz[p])
-        return (-score[p], -buchholz[p])
-
-    order = sorted(players, key=lambda p: (key(p), draw[p]))
-    rows: list[dict[str, Any]] = []
-    for index, p in enumerate(order):
-        place = rows[-1]["place"] if rows and key(order[index - 1]) == key(p) else index + 1
-        rows.append({"user": p, "score": score[p], "buchholz": buchholz[p],
-                     "matchpoints": round(points[p], 2), "forfeits": forfeits[p], "place": place})
-    return rows
-
-
-def arena_points(players: Sequence[str], results: Sequence[Result]) -> dict[str, int]:
-    """Each player's arena points: :data:`kseri.bench.arena.WIN` a win, ``DRAW`` a draw,
-    ``LOSS`` a loss, over the games over.
-
-    >>> arena_points("abc", [Result(1, "a", "b", 1.0), Result(1, "c", "a", 0.5), Result(1, "b", "c")])
-    {'a': 3, 'b': 0, 'c': 1}
-    """
-    points = dict.fromkeys(players, 0)
-    for r in results:
-        if r.second is None or r.score is None:
-            continue
-        for who, score in ((r.first, r.score), (r.second, 1.0 - r.score)):
-            points[who] = points.get(who, 0) + (arena.WIN if score == 1 else arena.DRAW if score == 0.5
-                                                 else arena.LOSS)
-    return points
-
-
-def _arena_standings(players: Sequence[str], results: Sequence[Result], seed: str) -> list[dict[str, Any]]:
-    """An arena's standings: by points (in ``score``), equal points sharing a place."""
-    points = arena_points(players, results)
-    draw = {p: hashlib.sha256(f"{seed}:{p}".encode()).hexdigest() for p in players}
-    order = sorted(players, key=lambda p: (-points[p], draw[p]))
-    rows: list[dict[str, Any]] = []
-    for index, p in enumerate(order):
-        place = rows[-1]["place"] if rows and points[order[index - 1]] == points[p] else index + 1
-        rows.append({"user": p, "score": float(points[p]), "buchholz": 0.0, "matchpoints": 0.0,
-                     "forfeits": 0, "place": place})
-    return rows
-
-
-def mirrored_results(results: Sequence[Result]) -> list[Result]:
-    """A mirrored round's two legs of each pair as one game (the first leg's seats): the pair's
-    points over both deals compared (the luck of the cards cancels: each held both hands), a
-    forfeit in either leg the round's forfeit, a closed leg ½ each; byes as they are, a pair
-    with a leg not over left out.
-
-    >>> legs = [Result(1, "a", "b", 1.0, (12, 4)), Result(1, "b", "a", 1.0, (15, 5))]
-    >>> mirrored_results(legs)  # a: 12 + 5, b: 4 + 15
-    [Result(round=1, first='a', second='b', score=0.0, points=(17, 19), forfeit=None)]
-    """
-    legs: dict[tuple[int, frozenset[str]], list[Result]] = {}
-    out: list[Result] = []
-    for r in results:
-        if r.second is None:
-            out.append(r)
-        else:
-            legs.setdefault((r.round, frozenset((r.first, r.second))), []).append(r)
-    for pair in legs.values():
-        if len(pair) != 2 or any(r.score is None for r in pair):
-            continue
-        lead, back = pair
-        a, b = lead.first, lead.second or ""
-        forfeit = next((r for r in pair if r.forfeit is not None), None)
-        if forfeit is not None:
-            lost = _forfeiters(forfeit)
-            which = "closed" if forfeit.forfeit == "closed" else "both" if len(lost) == 2 \
-                else "first" if lost == [a] else "second"
-            score = {"closed": 0.5, "both": 0.0, "first": 0.0, "second": 1.0}[which]
-            out.append(Result(lead.round, a, b, score, None, which))
-            continue
-        mine = (lead.points or (0, 0))[0] + (back.points or (0, 0))[1]
-        theirs = (lead.points or (0, 0))[1] + (back.points or (0, 0))[0]
-        score = 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
-        out.append(Result(lead.round, a, b, score, (mine, theirs)))
-    return out
-
-
-def _forfeiters(result: Result) -> list[str]:
-    """Who lost this game by not coming."""
-    if result.forfeit == "both":
-        return [result.first, result.second or ""]
-    if result.forfeit == "first":
-        return [result.first]
-    if result.forfeit == "second" and result.second is not None:
-        return [result.second]
-    return []
-
-
-def _matchpoints(players: Sequence[str], results: Sequence[Result]) -> dict[str, float]:
-    """Duplicate matchpoints: per round and seat, each result (own points minus the opponent's)
-    against everyone's who held that seat. A bye, a forfeit won and a table a moderator closed
-    (for both) score the round's average board: cards not played out are compared with nobody's;
-    a forfeit lost scores nothing."""
-    total = dict.fromkeys(players, 0.0)
-    boards: dict[tuple[int, int], dict[str, float]] = {}
-    averaged: list[tuple[int, str]] = []
-    for r in results:
-        if r.second is None or r.forfeit == "second":
-            averaged.append((r.round, r.first))
-        elif r.forfeit == "first":
-            averaged.append((r.round, r.second))
-        elif r.forfeit == "closed":
-            averaged.extend([(r.round, r.first), (r.round, r.second)])
-        elif r.points is not None and r.forfeit is None:
-            first, second = r.points
-            boards.setdefault((r.round, 0), {})[r.first] = first - second
-            boards.setdefault((r.round, 1), {})[r.second] = second - first
-    for board in boards.values():
-        for p, m in board_matchpoints(board).items():
-            total[p] += m
-    for number, player in averaged:
-        sizes = [len(b) for (rnd, _), b in boards.items() if rnd == number]
-        total[player] += (sum(sizes) / len(sizes) - 1) / 2 if sizes else 0.0
-    return total
 
 
 class Tournaments:
