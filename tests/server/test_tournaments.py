@@ -1,7 +1,7 @@
-"""Tournaments for people through the real server on loopback: a Swiss of four accounts whose
+"""Tournaments for people through the real server on loopback: a Swiss of eight accounts whose
 WebSocket clients play every table; the same deals at every table of a round; standings equal to
-a recomputation from the tables' own final states; a ``kill -9`` mid-tournament resumed; and
-bad input refused with nothing changed."""
+a recomputation from the tables' own final states; a duplicate of eight with a ``kill -9``
+mid-tournament resumed; and bad input refused with nothing changed."""
 
 from __future__ import annotations
 
@@ -19,6 +19,8 @@ from kseri.bench import swiss
 Json = dict[str, Any]
 RULES = "greek,target=1,target_rule=higher-wins"
 """One round a match: a quick table."""
+EIGHT = "signups_per_hour=20"
+"""Limits that let eight accounts sign up from one address (loopback)."""
 
 
 def wait_for(check: Callable[[], Any], timeout: float = 60, every: float = 0.2) -> Any:
@@ -111,25 +113,25 @@ def create(organiser: Browser, rounds: int = 3, **options: Any) -> Json:
     return created
 
 
-def test_a_swiss_of_four_played_to_the_end(start_server: Callable[..., Server], sqlite_url: str) -> None:
-    server = start_server(sqlite_url)
-    browsers = enter(server, ["ana", "ben", "cleo", "dimos"])
+def test_a_swiss_of_eight_played_to_the_end(start_server: Callable[..., Server], sqlite_url: str) -> None:
+    server = start_server(sqlite_url, limits=EIGHT)
+    browsers = enter(server, ["ana", "ben", "cleo", "dimos", "eleni", "filippos", "gogo", "haris"])
     created = create(browsers[0])
     tid = created["id"]
     assert created["status"] == "open" and created["secret"] is None and len(created["commitment"]) == 64
     for browser in browsers[1:]:
         assert browser.post(f"/api/tournaments/{tid}/join").status_code == 204
     listed = browsers[0].http.get("/api/tournaments").json()["tournaments"]
-    assert [(t["id"], t["entrants"]) for t in listed] == [(tid, 4)]
+    assert [(t["id"], t["entrants"]) for t in listed] == [(tid, 8)]
     assert browsers[0].post(f"/api/tournaments/{tid}/start").status_code == 204
 
     finals: dict[str, Json] = {}
     asyncio.run(play_tournament(browsers, tid, 3, finals))
     data = wait_for(lambda: (d := show(browsers[0], tid))["status"] == "finished" and d)
 
-    assert [len(r["games"]) for r in data["pairings"]] == [2, 2, 2]
+    assert [len(r["games"]) for r in data["pairings"]] == [4, 4, 4]
     met = [frozenset((g["first"], g["second"])) for r in data["pairings"] for g in r["games"]]
-    assert len(set(met)) == 6, "no pairing repeats in three rounds of four"
+    assert len(set(met)) == 12, "no pairing repeats in three rounds of eight"
     deals = first_deals(data, finals)
     assert all(len(seeds) == 1 for seeds in deals), "every table of a round deals the same cards"
     assert len(set.union(*deals)) == 3, "each round deals new cards"
@@ -137,13 +139,13 @@ def test_a_swiss_of_four_played_to_the_end(start_server: Callable[..., Server], 
     shown = [(e["username"], e["score"], e["buchholz"]) for e in data["standings"]]
     assert sorted(shown, key=lambda e: (-e[1], -e[2], e[0])) == expected
     assert [e[1:] for e in shown] == [e[1:] for e in expected], "ordered by score, then Buchholz"
-    assert sum(e["score"] for e in data["standings"]) == 6
+    assert sum(e["score"] for e in data["standings"]) == 12
     assert data["secret"] is not None and len(data["round_keys"]) == 3
 
 
 def test_a_tournament_survives_kill_9(start_server: Callable[..., Server], sqlite_url: str) -> None:
-    server = start_server(sqlite_url)
-    browsers = enter(server, ["eva", "fotis", "gia", "hari"])
+    server = start_server(sqlite_url, limits=EIGHT)
+    browsers = enter(server, ["eva", "fotis", "gia", "hari", "ilias", "jana", "kostas", "lena"])
     tid = create(browsers[0], rounds=2, format="duplicate")["id"]
     for browser in browsers[1:]:
         assert browser.post(f"/api/tournaments/{tid}/join").status_code == 204
@@ -156,12 +158,13 @@ def test_a_tournament_survives_kill_9(start_server: Callable[..., Server], sqlit
     server.start()
     asyncio.run(play_tournament(browsers, tid, 1, finals))
     data = wait_for(lambda: (d := show(browsers[0], tid))["status"] == "finished" and d)
-    assert [len(r["games"]) for r in data["pairings"]] == [2, 2]
+    assert [len(r["games"]) for r in data["pairings"]] == [4, 4]
     assert all(g["score"] is not None for r in data["pairings"] for g in r["games"]), "no result lost"
     assert all(len(seeds) == 1 for seeds in first_deals(data, finals))
     recomputed(data, finals)  # every stored result is its table's
-    # duplicate: per round and seat, the two results compared: 1 matchpoint, or ½ each
-    assert sum(e["matchpoints"] for e in data["standings"]) == 2 * 2
+    # duplicate: per round and seat, the four results compared in pairs: 1 matchpoint to the
+    # better of each pair, or ½ each (6 pairs a seat)
+    assert sum(e["matchpoints"] for e in data["standings"]) == 2 * 2 * 6
     assert sorted(e["score"] for e in data["standings"]) == sorted(e[1] for e in recomputed(data, finals))
 
 
