@@ -235,10 +235,10 @@ def show_table(browser: Browser, tournament_id: str) -> str:
     return table
 
 
-@pytest.mark.parametrize(("viewport", "size"), [(LAPTOP, "laptop"), (PHONE, "phone")])
-def test_forfeits_shown_live(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, new_context: ContextFactory,
-                             page_errors: PageErrors, viewport: dict[str, int], size: str) -> None:
-    # the server's clock set by the test: the time to come runs out when the test says so
+def clocked_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                   names: str) -> tuple[Path, Server, list[Browser]]:
+    """A server on a clock the test sets (the file returned, at 12:00 UTC) and three players
+    signed up as ``names.format(0)``, ``names.format(1)``, ``names.format(2)``."""
     now = tmp_path / "now.txt"
     now.write_text("2026-12-04T12:00:00+00:00")
     monkeypatch.setenv("KSERI_CLOCK_FILE", str(now))
@@ -246,7 +246,19 @@ def test_forfeits_shown_live(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ne
     try:
         players = [Browser(server) for _ in range(3)]
         for index, player in enumerate(players):
-            player.sign_up(f"f{index}{size}")
+            player.sign_up(names.format(index))
+    except BaseException:
+        server.stop()
+        raise
+    return now, server, players
+
+
+@pytest.mark.parametrize(("viewport", "size"), [(LAPTOP, "laptop"), (PHONE, "phone")])
+def test_forfeits_shown_live(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, new_context: ContextFactory,
+                             page_errors: PageErrors, viewport: dict[str, int], size: str) -> None:
+    # the server's clock set by the test: the time to come runs out when the test says so
+    now, server, players = clocked_server(tmp_path, monkeypatch, f"f{{}}{size}")
+    try:
         created = players[0].post("/api/tournaments", {"name": "Early birds", "rules": QUICK, "rounds": 1,
                                                        "starts_in": 3600, "show_within": 30})
         tournament_id = created.json()["id"]
@@ -276,14 +288,8 @@ def test_forfeits_shown_live(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ne
 @pytest.mark.parametrize(("viewport", "size"), [(LAPTOP, "laptop"), (PHONE, "phone")])
 def test_an_arena_watched_live(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, new_context: ContextFactory,
                                page_errors: PageErrors, viewport: dict[str, int], size: str) -> None:
-    now = tmp_path / "now.txt"
-    now.write_text("2026-12-04T12:00:00+00:00")
-    monkeypatch.setenv("KSERI_CLOCK_FILE", str(now))
-    server = Server(f"sqlite+aiosqlite:///{tmp_path / 'kseri.db'}", {"--limits": LAX}).start()
+    now, server, players = clocked_server(tmp_path, monkeypatch, f"a{{}}{size}")
     try:
-        players = [Browser(server) for _ in range(3)]
-        for index, player in enumerate(players):
-            player.sign_up(f"a{index}{size}")
         created = players[0].post("/api/tournaments", {"name": "Lunch arena", "rules": QUICK,
                                                        "format": "arena", "minutes": 1, "starts_in": 3600})
         tournament_id = created.json()["id"]
