@@ -448,9 +448,13 @@ export class OfflineScreen {
         : this.status === "failed" ? h("p", { class: "error", role: "alert" }, t("offline.failed", { message: this.error }))
           : this.status === "starting" ? this.renderStarting()
             : h("p", { class: "loading", role: "status" }, t("offline.loading"));
-    this.root.replaceChildren(h("div", { class: "offline" },
-      serverGone && h("p", { class: "offline-notice", role: "status" }, t("offline.notice")),
-      body));
+    // the table fills the window as the online one does (style.css); the rest is a column
+    this.root.replaceChildren(this.status === "table" ? body : h("div", { class: "offline" }, this.renderNotice("p"), body));
+  }
+
+  /** "You are offline" while the server is out of reach (`tag`: a paragraph, or a span in the table's top line). */
+  renderNotice(tag) {
+    return serverGone && h(tag, { class: "offline-notice", role: "status" }, t("offline.notice"));
   }
 
   /** Starting the engine: its download's progress while it is fetched. */
@@ -498,41 +502,82 @@ export class OfflineScreen {
       })));
   }
 
-  /** The table as the online one draws it (table-scores.js: the sides' scores and captured piles,
-   *  the opponents; table-centre.js: the stock and the pile), with the offline hand and log. */
+  /** The table in the online one's grid (style.css, .table-screen: sized to the window), drawn
+   *  by its parts (table-scores.js: the sides' scores and captured piles, the opponents;
+   *  table-centre.js: the stock and the pile), with the offline top line, hand and last plays. */
   renderTable() {
     const s = this.view;
-    const names = this.names();
     const myTurn = this.myTurn();
-    const sideName = (side) => this.sideName(side);
     const lastResult = s.round_results[s.round_results.length - 1];
-    return h("div", { class: "offline-table" },
-      h("p", { class: "offline-target" }, presetName(s.rules.name), " ", soundButton(() => this.render())),
-      this.renderScoreboard(),
+    const showResult = s.phase !== "playing" && lastResult && !this.animating && !this.queue.length;
+    const lastPlay = this.lastPlays[this.lastPlays.length - 1];
+    const screen = h("div", { class: `table-screen offline-table${myTurn ? " my-turn" : ""}`, "data-players": s.rules.players },
+      this.renderOfflineTopline(),
       this.renderOpponents(),
       this.renderCentre(),
-      h("ol", { class: "offline-log", "aria-label": t("offline.log") }, this.lastPlays.map((play) => h("li", {}, this.playLine(play)))),
-      s.phase === "playing" && h("p", { class: "offline-turn", role: "status" },
-        myTurn ? t("offline.yourTurn") : t("offline.thinking", { name: names[s.turn] })),
-      h("ul", { class: "hand offline-hand", "aria-label": t("offline.hand") }, s.hand.map((card) => h("li", {},
-        h("button", {
-          type: "button", class: "card-button", "data-card": card,
-          "aria-disabled": myTurn ? "false" : "true", onclick: () => this.play(card),
-        }, h("span", { class: "visually-hidden" }, cardName(card)), cardSvg(card))))),
-      s.phase !== "playing" && lastResult && !this.animating && !this.queue.length && h("section", { class: "panel offline-result", role: "status" },
-        h("h2", {}, s.phase === "match-over"
-          ? (s.winner === s.side ? t("offline.youWon") : t("offline.won", { name: sideName(s.winner) }))
-          : t("offline.roundOver", { n: s.round + 1 })),
-        h("ul", {}, lastResult.points.map((points, side) => h("li", {}, t("offline.roundPoints", { name: sideName(side), n: points })))),
-        s.phase === "round-over"
-          ? h("button", { type: "button", class: "primary", id: "offline-next", onclick: () => this.nextRound() }, t("offline.nextRound"))
-          : h("button", { type: "button", class: "primary", id: "offline-download", onclick: () => this.download() }, t("offline.download")),
-        s.phase === "match-over" && this.finishedId && this.uploadControl(finishedGames().find((game) => game.id === this.finishedId)
-          || { id: this.finishedId, uploaded: false })),
-      h("p", { class: "offline-actions" },
-        h("button", { type: "button", id: "offline-new", onclick: () => this.abandon() }, t("offline.newGame")),
-        h("button", { type: "button", id: "offline-rules", onclick: () => openRulesHelp(s.rules, s.target) },
-          t("lobby.rulesOf", { name: presetName(s.rules.name) }))));
+      h("p", { class: "status-line" }, h("span", { class: "last-play" }, lastPlay ? this.playLine(lastPlay) : "\u00a0")),
+      s.seat !== null && this.renderHand(),
+      h("aside", { class: "table-side" },
+        this.renderScoreboard(),
+        h("section", { class: "round-plays", "aria-labelledby": "offline-log-title" },
+          h("h2", { id: "offline-log-title" }, t("offline.log")),
+          h("ol", { class: "play-list offline-log", tabindex: "0", "aria-labelledby": "offline-log-title" },
+            this.lastPlays.map((play) => h("li", { class: "play-item" }, this.playLine(play)))))));
+    if (showResult) screen.append(h("div", { class: "backdrop", "aria-hidden": "true" }), this.renderResult(lastResult));
+    return screen;
+  }
+
+  /** The top line as the online table's: the rules' name, whose turn it is, the notice while
+   *  offline, and the buttons (the rules, the sound, a new game). */
+  renderOfflineTopline() {
+    const s = this.view;
+    const rulesOf = t("lobby.rulesOf", { name: presetName(s.rules.name) });
+    return h("div", { class: "topline" },
+      h("span", { class: "round-label" }, presetName(s.rules.name)),
+      h("span", { class: "turn-status offline-turn", role: "status" }, s.phase !== "playing" ? "\u00a0"
+        : this.myTurn() ? t("offline.yourTurn") : t("offline.thinking", { name: this.names()[s.turn] })),
+      this.renderNotice("span"),
+      h("span", { class: "table-actions" },
+        h("button", { type: "button", class: "small icon", id: "offline-rules", title: rulesOf, "aria-label": rulesOf,
+          onclick: () => openRulesHelp(s.rules, s.target) },
+        h("span", { "aria-hidden": "true" }, "?"), h("span", { class: "wide-only", "aria-hidden": "true" }, t("rulesHelp.short"))),
+        soundButton(() => this.render()),
+        h("button", { type: "button", class: "small", id: "offline-new", onclick: () => this.abandon() }, t("offline.newGame"))));
+  }
+
+  /** The hand shown (the seat's view), as the online table's (.me, .hand). */
+  renderHand() {
+    const s = this.view;
+    const myTurn = this.myTurn();
+    return h("section", { class: `me${s.turn === s.seat ? " turn" : ""}`, "data-seat": s.seat, "aria-label": this.names()[s.seat] },
+      h("div", { class: "me-head" },
+        h("span", { class: "opponent-name" }, this.names()[s.seat]),
+        s.dealer === s.seat && h("span", { class: "tag dealer", title: t("table.dealer") }, t("table.dealerShort")),
+        this.lastCapturerTag(s.seat),
+        this.renderCaptured(this.sideOf(s.seat)),
+        h("span", { class: "your-turn-flag" }, myTurn ? t("table.yourTurnShort") : "")),
+      h("ul", { class: "hand offline-hand", style: `--n:${Math.max(s.hand.length, 2)}`, "aria-label": t("offline.hand") },
+        s.hand.map((card) => h("li", {},
+          h("button", {
+            type: "button", class: "card-button", "data-card": card,
+            "aria-disabled": myTurn ? "false" : "true", onclick: () => this.play(card),
+          }, h("span", { class: "visually-hidden" }, cardName(card)), cardSvg(card))))));
+  }
+
+  /** The round's or the match's end, over the table as the online table's panels. */
+  renderResult(lastResult) {
+    const s = this.view;
+    const sideName = (side) => this.sideName(side);
+    return h("section", { class: "overlay-panel offline-result", role: "status" },
+      h("h2", {}, s.phase === "match-over"
+        ? (s.winner === s.side ? t("offline.youWon") : t("offline.won", { name: sideName(s.winner) }))
+        : t("offline.roundOver", { n: s.round + 1 })),
+      h("ul", {}, lastResult.points.map((points, side) => h("li", {}, t("offline.roundPoints", { name: sideName(side), n: points })))),
+      s.phase === "round-over"
+        ? h("button", { type: "button", class: "primary", id: "offline-next", onclick: () => this.nextRound() }, t("offline.nextRound"))
+        : h("button", { type: "button", class: "primary", id: "offline-download", onclick: () => this.download() }, t("offline.download")),
+      s.phase === "match-over" && this.finishedId && this.uploadControl(finishedGames().find((game) => game.id === this.finishedId)
+        || { id: this.finishedId, uploaded: false }));
   }
 }
 

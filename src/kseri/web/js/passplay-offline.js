@@ -98,13 +98,14 @@ export class PassPlayOfflineScreen extends OfflineScreen {
     const s = this.view;
     const table = super.renderTable();
     const due = this.personDue();
-    const hand = table.querySelector(".offline-hand");
     if (due !== null && s.seat !== due) {
-      table.querySelector(".offline-turn").remove(); // the hand-over says whose turn it is
-      hand.replaceWith(handOver(due, this.names()[due], false, () => this.showSeat(due)));
+      table.querySelector(".offline-turn").textContent = "\u00a0"; // the hand-over says whose turn it is
+      const handover = handOver(due, this.names()[due], false, () => this.showSeat(due));
+      const me = table.querySelector(".me");
+      if (me) me.replaceWith(handover);
+      else table.querySelector(".status-line").after(handover);
     }
-    else if (s.seat === null) hand.remove();
-    else hand.setAttribute("aria-label", t("passplay.handOf", { name: this.names()[s.seat] }));
+    else if (s.seat !== null) table.querySelector(".offline-hand").setAttribute("aria-label", t("passplay.handOf", { name: this.names()[s.seat] }));
     const result = table.querySelector(".offline-result");
     if (s.phase === "match-over" && result) {
       result.append(h("button", { type: "button", class: "primary", id: "passplay-rematch", onclick: () => this.newGame() },
