@@ -78,6 +78,8 @@ def test_the_table_against_the_computer_fits_a_laptop_and_a_phone(server: str, n
         if preset == "greek":
             screenshot(page, "offline-fit-table-laptop")
             assert axe_findings(page) == []
+            for size in SIZES:  # and every other common window: the hand and the pile in sight
+                check_in_window(page, size, (HAND, ".pile-top"))
         check_in_window(page, "phone", (HAND, ".pile-top", *CONTROLS))
         assert hand_width(page) >= 54, f"{preset}: the cards are too small to read on a phone"
         screenshot(page, f"offline-fit-{preset}-phone")
