@@ -1,0 +1,45 @@
+"""The lobby shows each bot level with its rating on the players' scale in the chosen family."""
+
+from __future__ import annotations
+
+import httpx
+from browser_helpers import SIZES, ContextFactory, PageErrors, open_lobby, screenshot
+from playwright.sync_api import Page, expect
+
+
+def about(rating: int) -> str:
+    """The lobby's words for a rating: rounded to 50."""
+    return f"about {round(rating / 50) * 50}"
+
+
+def expect_ratings(page: Page, ratings: dict[str, int], levels: list[str]) -> None:
+    for level in levels:
+        badge = page.locator(f"label:has(#level-{level}) .choice-rating")
+        if level in ratings:
+            expect(badge).to_have_text(about(ratings[level]), timeout=15_000)
+        else:
+            expect(badge).to_have_count(0)
+
+
+def test_the_lobby_shows_each_levels_rating_in_the_chosen_family(
+        server: str, new_context: ContextFactory, page_errors: PageErrors) -> None:
+    families = httpx.get(f"{server}/api/ratings/bots").json()["families"]
+    levels = httpx.get(f"{server}/api/rules").json()["levels"]
+    for size in ("laptop", "phone"):
+        page = page_errors.watch(new_context(SIZES[size]).new_page())
+        open_lobby(page, server)
+        page.check("#opponents-bots")
+        expect_ratings(page, families["greek"], levels)
+        expect(page.locator("label:has(#level-expert-35) .choice-label")).to_have_text("Club player")
+        expect(page.locator(".quick-start")).to_contain_text(f"Expert · {about(families['greek']['expert'])}")
+        page.check("#level-expert-35")
+        page.locator("#level-expert-35").scroll_into_view_if_needed()
+        screenshot(page, f"lobby-ladder-{size}", full_page=False)
+        page.check("#preset-pisti")
+        expect_ratings(page, families["pisti"], levels)
+        page.check("#preset-children")  # a family whose bots are not measured: no ratings
+        expect(page.locator(".choice-rating")).to_have_count(0)
+        page.check("#opponents-friends")
+        page.check("#preset-greek")
+        option = page.locator("#seat-1 option[value=expert-62]")
+        expect(option).to_have_text(f"Computer (Strong player · {about(families['greek']['expert-62'])})")
