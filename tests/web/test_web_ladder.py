@@ -43,3 +43,23 @@ def test_the_lobby_shows_each_levels_rating_in_the_chosen_family(
         page.check("#preset-greek")
         option = page.locator("#seat-1 option[value=expert-62]")
         expect(option).to_have_text(f"Computer (Strong player · {about(families['greek']['expert-62'])})")
+
+
+def test_the_offline_lobby_shows_the_rungs_with_their_ratings(
+        server: str, new_context: ContextFactory, page_errors: PageErrors) -> None:
+    families = httpx.get(f"{server}/api/ratings/bots").json()["families"]
+    page = page_errors.watch(new_context(SIZES["phone"]).new_page())
+    page.goto(f"{server}/offline")
+    level = page.locator("#offline-level")
+    expect(level).to_be_visible(timeout=120_000)
+    options: list[str] = level.locator("option").evaluate_all("nodes => nodes.map(n => n.value)")
+    assert options == ["random", "expert-5", "expert-18", "expert-35", "greedy", "expert-62", "expert"]
+    club = level.locator("option[value=expert-35]")
+    expect(club).to_have_text(f"Club player · {about(families['greek']['expert-35'])}")
+    page.select_option("#offline-preset", "pisti")
+    expect(club).to_have_text(f"Club player · {about(families['pisti']['expert-35'])}")
+    page.select_option("#offline-preset", "children")
+    expect(club).to_have_text("Club player")
+    page.select_option("#offline-preset", "greek")
+    level.scroll_into_view_if_needed()
+    screenshot(page, "offline-ladder-phone", full_page=False)

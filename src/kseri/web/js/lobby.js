@@ -34,27 +34,17 @@ export function levelName(level) {
   return translated(`level.${level}`, level);
 }
 
-let botRatingsLoad = null; // the one request for /api/ratings/bots of this page
-let botRatings = {}; // {family: {level: rating}} once it answered
-
-/** Fetch each bot level's rating per family (once a page; again after a failure). */
-async function loadBotRatings() {
-  botRatingsLoad ??= api("GET", "/api/ratings/bots").then(
-    (answer) => { botRatings = answer.families; },
-    () => { botRatingsLoad = null; });
-  await botRatingsLoad;
-}
-
-/** "about 1400": a bot level's rating on the players' scale in a family, rounded to 50; null
- * where the level is not measured in that family (or the ratings are not loaded yet). */
-function levelAbout(family, level) {
-  const rating = botRatings[family]?.[level];
+/** "about 1400": a bot level's rating on the players' scale in a family, rounded to 50, from
+ * ratings ({family: {level: rating}}, as /api/ratings/bots gives them); null where the level is
+ * not measured in that family. */
+export function levelAbout(ratings, family, level) {
+  const rating = ratings[family]?.[level];
   return rating === undefined ? null : t("level.about", { rating: Math.round(rating / 50) * 50 });
 }
 
-/** A bot level's name with its rating in the family where known: "Expert · about 1750". */
-function levelWithRating(family, level) {
-  const about = levelAbout(family, level);
+/** A bot level's name with its rating in the family where known: "Expert · about 1700". */
+export function levelWithRating(ratings, family, level) {
+  const about = levelAbout(ratings, family, level);
   return about ? `${levelName(level)} · ${about}` : levelName(level);
 }
 
@@ -73,6 +63,7 @@ export class LobbyScreen {
     this.presets = null;
     this.sources = {};
     this.levels = []; // the server's bot levels, weakest first
+    this.botRatings = {}; // each level's rating per family, once the server answered
     this.tables = [];
     this.timer = null;
     this.form = {
@@ -93,7 +84,7 @@ export class LobbyScreen {
 
   async start() {
     this.render();
-    loadBotRatings().then(() => this.render());
+    api("GET", "/api/ratings/bots").then((answer) => { this.botRatings = answer.families; this.render(); }, () => {});
     try {
       const rules = await api("GET", "/api/rules");
       this.presets = rules.presets;
@@ -267,7 +258,7 @@ export class LobbyScreen {
         h("section", { class: "quick-start" },
           h("button", { type: "button", class: "primary big", id: "quick-play", disabled: this.busy || !this.presets, onclick: () => this.quickPlay() },
             t("lobby.quickPlay")),
-          h("span", {}, t("lobby.quickPlayHelp", { level: levelWithRating("greek", this.form.level) })),
+          h("span", {}, t("lobby.quickPlayHelp", { level: levelWithRating(this.botRatings, "greek", this.form.level) })),
           notificationsSupported() && h("button", {
             type: "button", class: "small", id: "lobby-notify", "aria-pressed": notificationsOn() ? "true" : "false",
             onclick: async () => { await toggleNotifications(); this.render(); },
@@ -325,7 +316,7 @@ export class LobbyScreen {
           this.levels.map((level) => radio("level", level, levelName(level), f.level === level, () => {
             localStorage.setItem("kseri.level", level);
             this.set({ level });
-          }, translated(`level.${level}.help`, null), levelAbout(f.preset, level))))),
+          }, translated(`level.${level}.help`, null), levelAbout(this.botRatings, f.preset, level))))),
       this.presets && this.renderRules(),
       h("label", { class: "check" },
         h("input", { type: "checkbox", id: "casual", checked: this.casual(), onchange: (e) => this.set({ casual: e.target.checked }) }),
@@ -359,7 +350,7 @@ export class LobbyScreen {
         h("span", {}, t("lobby.seatLabel", { n: seat + 1, role })),
         h("select", { id: `seat-${seat}`, onchange: (e) => { f.seatChoices = { ...f.seatChoices, [seat]: e.target.value }; } },
           h("option", { value: "friend", selected: (f.seatChoices[seat] || "friend") === "friend" }, t(f.opponents === "device" ? "lobby.seatHere" : "lobby.seatFriend")),
-          this.levels.map((level) => h("option", { value: level, selected: f.seatChoices[seat] === level }, t("seat.bot", { level: levelWithRating(f.preset, level) }))))));
+          this.levels.map((level) => h("option", { value: level, selected: f.seatChoices[seat] === level }, t("seat.bot", { level: levelWithRating(this.botRatings, f.preset, level) }))))));
     }
     return h("fieldset", {}, h("legend", {}, t("lobby.seats")), h("div", { class: "seat-choices" }, rows));
   }
