@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import httpx
-from browser_helpers import SIZES, ContextFactory, PageErrors, open_lobby, screenshot
+from browser_helpers import SIZES, ContextFactory, PageErrors, open_lobby, screenshot, settle, start_bot_game
 from playwright.sync_api import Page, expect
 
 
@@ -63,3 +63,17 @@ def test_the_offline_lobby_shows_the_rungs_with_their_ratings(
     page.select_option("#offline-preset", "greek")
     level.scroll_into_view_if_needed()
     screenshot(page, "offline-ladder-phone", full_page=False)
+
+
+def test_a_bots_seat_at_the_table_shows_its_levels_rating(
+        server: str, new_context: ContextFactory, page_errors: PageErrors) -> None:
+    families = httpx.get(f"{server}/api/ratings/bots").json()["families"]
+    for size in ("laptop", "phone"):
+        page = page_errors.watch(new_context(SIZES[size]).new_page())
+        start_bot_game(page, server, level="expert-35")
+        tag = page.locator(".opponents .bot-rating")
+        expect(tag).to_have_text(about(families["greek"]["expert-35"]), timeout=15_000)
+        expect(page.locator(".opponents .opponent-name .name-full")).to_have_text("Computer (Club player)")
+        expect(page.locator(".scoreboard .bot-rating")).to_have_count(0)  # the box says it once
+        settle(page)
+        screenshot(page, f"table-ladder-{size}", full_page=False)
