@@ -6,7 +6,8 @@ offline"). Everything crosses to JavaScript as JSON text.
 The browser gets only :data:`BROWSER_MODULES` (:func:`core_archive`): the engine's core and the
 levels in :data:`LEVELS`, none of which needs numpy. ``kseri/agents/__init__.py`` stays out of
 the archive (it gathers the numpy levels too), so there ``kseri.agents`` is a namespace package
-and this module imports the two agent modules it needs by their own names.
+and this module imports the agent modules it needs by their own names (the ladder, which brings
+the expert and its dialled rungs).
 
 >>> table = OfflineTable.new("greek", "expert", seed=7)
 >>> state = json.loads(table.state())
@@ -30,22 +31,25 @@ from pathlib import Path
 from typing import Any, Final
 
 from kseri.agents.base import Agent, make_agent
-from kseri.agents.expert import ExpertAgent
+from kseri.agents.ladder import WEAKEST_FIRST
 from kseri.engine import Match, Phase
 from kseri.records import match_from_record, record_from_match, replay_record, verify_record
 from kseri.rules import PRESETS, Rules
 from kseri.views import play_to_json, view_to_json
 
-LEVELS: Final = ("random", "greedy", ExpertAgent.name)
-"""The bot levels offline, weakest first: those of the standard library only (``learned`` and
-``master`` need numpy, which the browser's engine does not load)."""
+NUMPY_LEVELS: Final = ("learned", "master")
+"""The levels that need numpy, which the browser's engine does not load."""
+
+LEVELS: Final = tuple(level for level in WEAKEST_FIRST if level not in NUMPY_LEVELS)
+"""The bot levels offline, weakest first: those of the standard library only (the expert and
+the ladder's rungs among them)."""
 
 PLAYER: Final = 0
 """The seat of the person at an offline table."""
 
 BROWSER_MODULES: Final = (
     "__init__.py", "cards.py", "rules.py", "deal.py", "engine.py", "views.py", "fairness.py", "records.py",
-    "offline.py", "agents/base.py", "agents/expert.py",
+    "offline.py", "agents/base.py", "agents/expert.py", "agents/tempered.py", "agents/ladder.py",
 )
 """The files of the ``kseri`` package the browser loads, relative to the package."""
 

@@ -21,8 +21,10 @@ LEVELS = {"random": {}, "greedy": {}, "learned": {}, "expert": {}, "master": {"i
 
 
 def test_the_levels_are_registered_weakest_first() -> None:
-    assert list(AGENTS) == ["random", "greedy", "learned", "expert", "master"]
-    with pytest.raises(ValueError, match="the levels are: random, greedy, learned, expert, master"):
+    assert list(AGENTS) == ["random", "expert-5", "expert-18", "expert-35", "greedy", "expert-62", "learned",
+                            "expert", "master"]
+    with pytest.raises(ValueError, match="the levels are: random, expert-5, expert-18, expert-35, greedy, "
+                                         "expert-62, learned, expert, master"):
         make_agent("grandmaster")
 
 

@@ -45,8 +45,9 @@ def test_the_browser_archive_runs_on_the_standard_library_alone(tmp_path: Path) 
 
 
 def test_levels_are_the_standard_library_ones_up_to_the_expert() -> None:
-    assert LEVELS == ("random", "greedy", "expert")
-    refusal = "unknown offline level 'master'; the levels are: random, greedy, expert"
+    assert LEVELS == ("random", "expert-5", "expert-18", "expert-35", "greedy", "expert-62", "expert")
+    refusal = ("unknown offline level 'master'; the levels are: random, expert-5, expert-18, expert-35, "
+               "greedy, expert-62, expert")
     with pytest.raises(ValueError, match=refusal):
         OfflineTable.new("greek", "master", 1)
 

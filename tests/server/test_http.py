@@ -83,7 +83,8 @@ def test_the_web_page_invite_links_and_static_files(server: Server) -> None:
 
 def test_the_rules_list_every_bot_level_weakest_first(server: Server) -> None:
     levels = httpx.get(f"{server.http}/api/rules").json()["levels"]
-    assert levels == list(AGENTS) and levels == ["random", "greedy", "learned", "expert", "master"]
+    assert levels == list(AGENTS) and levels == ["random", "expert-5", "expert-18", "expert-35", "greedy",
+                                                 "expert-62", "learned", "expert", "master"]
     for level in levels:  # each one seats a bot
         created = server.create([human(), bot(level)])
         assert created["table"]["seats"][1]["level"] == level

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from kseri.server.pairing import RANGE_GROWTH, RANGE_START, Seek, groups
+from kseri.server.pairing import RANGE_GROWTH, RANGE_START, Seek, groups, nearest_bot_level
+from kseri.server.ratings import BOT_RATINGS
 
 
 def seeker(name: str, rating: float, since: float = 0.0) -> Seek:
@@ -34,3 +35,12 @@ def test_tables_of_three_and_four() -> None:
     assert [len(group) for group in found] == [3, 3]
     assert len(groups(seeks, 4, now=0.0)) == 1
 
+
+
+def test_the_bot_offered_is_the_ladders_level_nearest_the_rating() -> None:
+    greek = BOT_RATINGS["greek"]
+    assert nearest_bot_level("greek", greek["expert-35"] + 20) == "expert-35"
+    assert nearest_bot_level("greek", greek["expert-18"] - 15) == "expert-18"
+    assert nearest_bot_level("greek", 3000) == "master"
+    assert nearest_bot_level("greek", 0) == "expert-5"  # random and greedy are no rungs
+    assert nearest_bot_level("children", 1500) == "expert"  # a family not measured

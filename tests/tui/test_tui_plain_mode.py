@@ -142,7 +142,7 @@ def test_bad_options_are_refused_clearly() -> None:
     runner = CliRunner()
     seats = runner.invoke(app, ["play", "--plain", "--seats", "you,wizard"])
     assert seats.exit_code == 2
-    assert "unknown seat 'wizard' in --seats: use 'you' or a bot level (random, greedy" in seats.output
+    assert "unknown seat 'wizard' in --seats: use 'you' or a bot level (random, expert-5" in seats.output
     count = runner.invoke(app, ["play", "--plain", "--rules", "partnership", "--seats", "you,greedy"])
     assert "--seats names 2 seat(s) but these rules have 4 players" in count.output
     twice = runner.invoke(app, ["play", "--plain", "--seats", "you,you"])

@@ -7,7 +7,8 @@ from browser_helpers import DESKTOP, ContextFactory, PageErrors, open_lobby
 from playwright.sync_api import Page, Route, expect
 
 FRIENDLY = {"random": "Beginner", "greedy": "Casual", "learned": "Learner", "expert": "Expert",
-            "master": "Master"}
+            "master": "Master", "expert-5": "Newcomer", "expert-18": "Improver", "expert-35": "Club player",
+            "expert-62": "Strong player"}
 
 
 def offered(page: Page) -> list[str]:

@@ -13,6 +13,7 @@ from kseri.agents.base import (
 )
 from kseri.agents.expert import ExpertAgent
 from kseri.agents.hints import hint
+from kseri.agents.ladder import LADDER, RUNGS
 from kseri.agents.learned import LearnedAgent
 from kseri.agents.master import MasterAgent
 from kseri.agents.strength import Tempered
@@ -20,6 +21,8 @@ from kseri.agents.styles import DefensiveAgent, PistiHunterAgent
 
 __all__ = [
     "AGENTS",
+    "LADDER",
+    "RUNGS",
     "STRENGTH_DIALS",
     "STYLES",
     "Agent",

@@ -120,7 +120,8 @@ def learned_agent(seed: int | None = None, **options: Any) -> Agent:
 
 
 AGENTS: dict[str, AgentFactory] = {"random": RandomAgent, "greedy": GreedyAgent, "learned": learned_agent}
-"""The built-in levels by name, weakest first."""
+"""The built-in levels by name, weakest first (the ladder, :mod:`kseri.agents.ladder`, orders them
+once its rungs are in)."""
 
 STYLES: dict[str, AgentFactory] = {}
 """Opponent styles for the bench (:mod:`kseri.agents.styles`): built by :func:`make_agent` like

@@ -1,18 +1,15 @@
 """The strength dial: a level that picks by a softmax over its own values instead of the best.
 
-:class:`Tempered` asks a level for each legal play's value in points (the expert's
-:meth:`~kseri.agents.expert.ExpertAgent.ranked`, the master's
-:meth:`~kseri.agents.master.MasterAgent.evaluate`) and draws a play with probability
-proportional to ``exp(value / temperature)``: at temperature 0 it is the level itself, the
-larger the temperature the likelier a play that the level rates worse, and a cheap mistake is
-always likelier than a costly one. ``make_agent(level, strength=s)`` sets the temperature from a
-strength between 0 (uniformly random plays) and 1 (the level itself):
-``temperature = STRENGTH_SCALE * (1 / s - 1)`` points (:func:`temperature_for`).
-
-The draw is seeded by the seed and the position (round, play number, seat), so the choice is a
-function of the seed and the view alone, like the master's.
+``make_agent(level, strength=s)`` builds the expert or the master as a
+:class:`~kseri.agents.tempered.Tempered` level: a softmax over the level's values in points (the
+expert's :meth:`~kseri.agents.expert.ExpertAgent.ranked`, the master's
+:meth:`~kseri.agents.master.MasterAgent.evaluate`) at ``temperature = STRENGTH_SCALE * (1 / s - 1)``
+points (:func:`~kseri.agents.tempered.temperature_for`): strength 1 is the level itself, 0 a
+uniformly random legal card. The softmax and the dialled expert live in
+:mod:`kseri.agents.tempered` (standard library only); this module adds the master's dial.
 
 >>> from kseri import Match
+>>> from kseri.agents import make_agent
 >>> match = Match(seed=5)
 >>> bot = make_agent("expert", seed=3, strength=0.5)
 >>> bot.choose(match.view(match.turn)) in match.legal_plays()
@@ -21,76 +18,21 @@ True
 
 from __future__ import annotations
 
-import math
-import random
-from collections.abc import Callable, Sequence
 from typing import Any
 
-from kseri.agents.base import STRENGTH_DIALS, Agent, make_agent
-from kseri.agents.expert import ExpertAgent
+from kseri.agents.base import STRENGTH_DIALS, Agent
 from kseri.agents.master import MasterAgent
+from kseri.agents.tempered import (
+    STRENGTH_SCALE,
+    Tempered,
+    Values,
+    dialled_expert,
+    expert_values,
+    softmax_pick,
+    temperature_for,
+)
 from kseri.cards import Card
 from kseri.engine import View
-
-STRENGTH_SCALE = 2.0
-"""Points of temperature at strength 1/2 (:func:`temperature_for`)."""
-
-Values = Callable[[View], Sequence[tuple[Card, float]]]
-"""Each legal play of a view with its value in points."""
-
-
-def temperature_for(strength: float) -> float:
-    """The softmax temperature in points of ``strength`` (1: 0, the level itself; 0: infinite,
-    uniformly random); a strength outside 0 to 1 is refused."""
-    if not 0.0 <= strength <= 1.0 or math.isnan(strength):
-        raise ValueError(f"strength must be between 0 (random) and 1 (the level itself), not {strength}")
-    return math.inf if strength == 0 else STRENGTH_SCALE * (1 / strength - 1)
-
-
-def softmax_pick(valued: Sequence[tuple[Card, float]], temperature: float, draw: float) -> Card:
-    """The play that ``draw`` (uniform in [0, 1)) selects from a softmax over the values at
-    ``temperature`` (0: the first best; infinite: uniform)."""
-    if not valued:
-        raise ValueError("no play to pick from")
-    if temperature == 0:
-        return max(valued, key=lambda pair: pair[1])[0]
-    if math.isinf(temperature):
-        weights = [1.0] * len(valued)
-    else:
-        top = max(value for _, value in valued)
-        weights = [math.exp((value - top) / temperature) for _, value in valued]
-    threshold = draw * sum(weights)
-    for (card, _), weight in zip(valued, weights, strict=True):
-        threshold -= weight
-        if threshold < 0:
-            return card
-    return valued[-1][0]
-
-
-class Tempered:
-    """A level whose play is drawn by a softmax over its values at ``temperature`` points."""
-
-    def __init__(self, name: str, values: Values, temperature: float, seed: int | None = None) -> None:
-        if not temperature >= 0:
-            raise ValueError(f"temperature must be 0 or more points, not {temperature}")
-        self.name = name
-        self.temperature = temperature
-        self.seed = seed if seed is not None else 0
-        self._values = values
-
-    def choose(self, view: View) -> Card:
-        """A legal play drawn from the softmax over the level's values."""
-        legal = view.legal_plays()
-        if len(legal) == 1:
-            return legal[0]
-        position = f"{self.seed}:tempered:{view.round_index}:{len(view.plays)}:{view.seat}"
-        draw = random.Random(position).random()
-        return softmax_pick(self._values(view), self.temperature, draw)
-
-
-def expert_values(expert: ExpertAgent) -> Values:
-    """The expert's value of each legal play (:meth:`ExpertAgent.ranked`)."""
-    return expert.ranked
 
 
 def master_values(master: MasterAgent) -> Values:
@@ -99,13 +41,6 @@ def master_values(master: MasterAgent) -> Values:
         return [(card, value) for card, _, value in master.evaluate(view)]
 
     return values
-
-
-def dialled_expert(seed: int | None = None, *, strength: float) -> Agent:
-    """The expert at ``strength`` (1: the expert itself)."""
-    if strength == 1:
-        return make_agent("expert", seed=seed)
-    return Tempered(f"expert@{strength:g}", expert_values(ExpertAgent()), temperature_for(strength), seed)
 
 
 def dialled_master(seed: int | None = None, *, strength: float, **options: Any) -> Agent:
@@ -119,4 +54,5 @@ def dialled_master(seed: int | None = None, *, strength: float, **options: Any) 
 STRENGTH_DIALS["expert"] = dialled_expert
 STRENGTH_DIALS["master"] = dialled_master
 
-__all__ = ["STRENGTH_SCALE", "Tempered", "expert_values", "master_values", "softmax_pick", "temperature_for"]
+__all__ = ["STRENGTH_SCALE", "Tempered", "dialled_expert", "expert_values", "master_values", "softmax_pick",
+           "temperature_for"]

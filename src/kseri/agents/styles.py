@@ -29,7 +29,7 @@ from collections import Counter
 
 from kseri.agents.base import STYLES, Agent, capture_value, centre_cards
 from kseri.agents.expert import ExpertAgent
-from kseri.agents.strength import Tempered, expert_values
+from kseri.agents.tempered import Tempered, expert_values
 from kseri.cards import ALL_CARDS, JACK, RANK_OF, Card
 from kseri.engine import View
 

@@ -16,7 +16,7 @@ within the widest acceptable range among them, the closest group first. The rang
 gets a rated table (no hints, the clock, seats in random order, each bound to its account), a
 casual group a casual table (hints allowed, not rated, seats not bound), and each seek learns
 its seat and token. After the server's ``bot_offer`` seconds a seek's status
-says so and names the bot level nearest the player's rating. Seeks show in the lobby.
+says so and names the ladder's level nearest the player's rating. Seeks show in the lobby.
 
 In a cluster, one process holds the seeks and keeps them in Redis (:class:`Keeper`) for the
 next process to hold them, should it die (``docs/server.md``, Cluster). A rated seek is refused
@@ -40,6 +40,7 @@ from typing import Annotated, Any, Protocol
 from fastapi import APIRouter, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from kseri.agents import LADDER
 from kseri.rules import PRESETS
 from kseri.server import guests
 from kseri.server.accounts import COOKIE, AccountError, User, checked_user, errors, signed_in
@@ -200,6 +201,14 @@ def _group_from(pool: list[Seek], start: int, size: int, apart: set[frozenset[st
     return None
 
 
+def nearest_bot_level(family: str, rating: float) -> str:
+    """The ladder's level (a rung, the expert or the master) whose rating in ``family`` is
+    nearest ``rating``; the expert where the family's bots are not measured."""
+    rated = BOT_RATINGS.get(family, {})
+    levels = [name for name in LADDER if name in rated]
+    return min(levels, key=lambda name: abs(rated[name] - rating)) if levels else "expert"
+
+
 class Pairing:
     """The seeks waiting, and the task that pairs them."""
 
@@ -316,10 +325,8 @@ class Pairing:
         if seek.id not in self.seeks:
             return {"status": "cancelled", **({"in_game": seek.in_game} if seek.in_game else {})}
         waited = time.monotonic() - seek.since
-        levels = BOT_RATINGS.get(seek.family, {})
-        level = min(levels, key=lambda name: abs(levels[name] - seek.rating)) if levels else "expert"
         return {"status": "waiting", "waited": round(waited, 1), "offer_bot": waited >= self.bot_offer,
-                "bot_level": level}
+                "bot_level": nearest_bot_level(seek.family, seek.rating)}
 
     def lobby(self) -> list[dict[str, Any]]:
         """The seeks waiting, oldest first."""

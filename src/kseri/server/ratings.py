@@ -42,13 +42,17 @@ MODEL = PlackettLuce(mu=START, sigma=START_SIGMA, beta=BETA, tau=TAU)
 """The rating model every family uses."""
 
 BOT_RATINGS: dict[str, dict[str, int]] = {
-    "greek": {"random": 1000, "greedy": 1446, "expert": 1738, "master": 1744},
-    "pisti": {"random": 1000, "greedy": 1274, "expert": 1439, "master": 1399},
-    "classic": {"random": 1000, "greedy": 1254, "expert": 1388, "master": 1379},
+    "greek": {"random": 1000, "expert-5": 1036, "expert-18": 1172, "expert-35": 1405, "greedy": 1431,
+              "expert-62": 1608, "learned": 1694, "expert": 1685, "master": 1810},
+    "pisti": {"random": 1000, "expert-5": 995, "expert-18": 1107, "expert-35": 1193, "greedy": 1263,
+              "expert-62": 1322, "learned": 1398, "expert": 1410, "master": 1418},
+    "classic": {"random": 1000, "expert-5": 996, "expert-18": 1102, "expert-35": 1199, "greedy": 1269,
+                "expert-62": 1323, "learned": 1384, "expert": 1411, "master": 1416},
 }
-"""Each bot level's strength per family on the players' scale: the bench ladder's Elo
-(``kseri tournament random greedy expert master --rules FAMILY --deals 100 --matches 0``),
-anchored with ``random`` at 1000 (docs/players.md)."""
+"""Each bot level's strength per family on the players' scale, weakest first as
+:data:`~kseri.agents.AGENTS` lists them: the bench ladder's Elo (``kseri tournament random
+greedy learned expert-5 expert-18 expert-35 expert-62 expert master --rules FAMILY --deals 100
+--matches 0 --workers 1``, 5 December 2026), anchored with ``random`` at 1000 (docs/players.md)."""
 
 ratings = Table(
     "ratings", db.metadata,

@@ -15,15 +15,16 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TypeVar
 
-from kseri.agents import hint, make_agent
+from kseri.agents import RUNGS, hint, make_agent
 from kseri.analysis.odds import Odds, odds, spectator_odds
 from kseri.cards import Card
 from kseri.engine import SpectatorView, View
 
 T = TypeVar("T")
 
-CHEAP_LEVELS = frozenset({"random", "greedy", "learned", "expert"})
-"""Bot levels whose moves take well under a millisecond: played on the loop itself."""
+CHEAP_LEVELS = frozenset({"random", "greedy", "learned", "expert", *RUNGS})
+"""Bot levels whose moves take well under a millisecond (the ladder's rungs are dialled experts):
+played on the loop itself."""
 
 
 class SearchBusy(Exception):

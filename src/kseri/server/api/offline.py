@@ -22,6 +22,7 @@ from fastapi.responses import FileResponse, Response
 from kseri.offline import LEVELS, core_archive, presets
 from kseri.server.api.pages import WEB_DIR
 from kseri.server.errors import ApiError
+from kseri.server.ratings import BOT_RATINGS
 
 PYODIDE_DIR: Final = Path(os.environ.get(
     "KSERI_PYODIDE_DIR", WEB_DIR.parents[2] / "build" / "pyodide" / "node_modules" / "pyodide"))
@@ -75,11 +76,12 @@ def engine_cache() -> str:
 @cache
 def offline_info() -> str:
     """What the offline lobby needs before the engine starts (JSON): each preset's options, the
-    levels, and the engine the page keeps when asked (its cache's name and each file's address
-    and size, uncompressed, for the download's progress)."""
+    levels and each one's rating per family (:data:`~kseri.server.ratings.BOT_RATINGS`), and the
+    engine the page keeps when asked (its cache's name and each file's address and size,
+    uncompressed, for the download's progress)."""
     files = [{"url": url, "bytes": (PYODIDE_DIR / url.rsplit("/", 1)[1]).stat().st_size}
              for url in pyodide_files()]
-    return json.dumps({"presets": json.loads(presets()), "levels": list(LEVELS),
+    return json.dumps({"presets": json.loads(presets()), "levels": list(LEVELS), "ratings": BOT_RATINGS,
                        "engine": {"cache": engine_cache(), "files": files}})
 
 

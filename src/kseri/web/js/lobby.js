@@ -34,6 +34,20 @@ export function levelName(level) {
   return translated(`level.${level}`, level);
 }
 
+/** "about 1400": a bot level's rating on the players' scale in a family, rounded to 50, from
+ * ratings ({family: {level: rating}}, as /api/ratings/bots gives them); null where the level is
+ * not measured in that family. */
+export function levelAbout(ratings, family, level) {
+  const rating = ratings[family]?.[level];
+  return rating === undefined ? null : t("level.about", { rating: Math.round(rating / 50) * 50 });
+}
+
+/** A bot level's name with its rating in the family where known: "Expert · about 1700". */
+export function levelWithRating(ratings, family, level) {
+  const about = levelAbout(ratings, family, level);
+  return about ? `${levelName(level)} · ${about}` : levelName(level);
+}
+
 /** A seat's display name (bots are numbered by seat when a table has several). */
 export function seatName(seat, seats = []) {
   if (seat.kind === "bot") {
@@ -49,6 +63,7 @@ export class LobbyScreen {
     this.presets = null;
     this.sources = {};
     this.levels = []; // the server's bot levels, weakest first
+    this.botRatings = {}; // each level's rating per family, once the server answered
     this.tables = [];
     this.timer = null;
     this.form = {
@@ -69,6 +84,7 @@ export class LobbyScreen {
 
   async start() {
     this.render();
+    api("GET", "/api/ratings/bots").then((answer) => { this.botRatings = answer.families; this.render(); }, () => {});
     try {
       const rules = await api("GET", "/api/rules");
       this.presets = rules.presets;
@@ -242,7 +258,7 @@ export class LobbyScreen {
         h("section", { class: "quick-start" },
           h("button", { type: "button", class: "primary big", id: "quick-play", disabled: this.busy || !this.presets, onclick: () => this.quickPlay() },
             t("lobby.quickPlay")),
-          h("span", {}, t("lobby.quickPlayHelp", { level: levelName(this.form.level) })),
+          h("span", {}, t("lobby.quickPlayHelp", { level: levelWithRating(this.botRatings, "greek", this.form.level) })),
           notificationsSupported() && h("button", {
             type: "button", class: "small", id: "lobby-notify", "aria-pressed": notificationsOn() ? "true" : "false",
             onclick: async () => { await toggleNotifications(); this.render(); },
@@ -268,10 +284,11 @@ export class LobbyScreen {
 
   renderForm() {
     const f = this.form;
-    const radio = (group, value, label, checked, onchange, extra = null) =>
+    const radio = (group, value, label, checked, onchange, extra = null, badge = null) =>
       h("label", { class: "choice" },
         h("input", { type: "radio", name: group, value, id: `${group}-${value}`, checked, onchange }),
-        h("span", { class: "choice-text" }, h("span", { class: "choice-label" }, label), extra && h("small", {}, extra)));
+        h("span", { class: "choice-text" }, h("span", { class: "choice-label" }, label),
+          badge && h("span", { class: "choice-rating" }, badge), extra && h("small", {}, extra)));
 
     const form = h("form", { class: "panel new-game", "aria-labelledby": "new-game-title", onsubmit: (e) => this.create(e) },
       h("h2", { id: "new-game-title" }, t("lobby.newGame")),
@@ -299,7 +316,7 @@ export class LobbyScreen {
           this.levels.map((level) => radio("level", level, levelName(level), f.level === level, () => {
             localStorage.setItem("kseri.level", level);
             this.set({ level });
-          }, translated(`level.${level}.help`, null))))),
+          }, translated(`level.${level}.help`, null), levelAbout(this.botRatings, f.preset, level))))),
       this.presets && this.renderRules(),
       h("label", { class: "check" },
         h("input", { type: "checkbox", id: "casual", checked: this.casual(), onchange: (e) => this.set({ casual: e.target.checked }) }),
@@ -333,7 +350,7 @@ export class LobbyScreen {
         h("span", {}, t("lobby.seatLabel", { n: seat + 1, role })),
         h("select", { id: `seat-${seat}`, onchange: (e) => { f.seatChoices = { ...f.seatChoices, [seat]: e.target.value }; } },
           h("option", { value: "friend", selected: (f.seatChoices[seat] || "friend") === "friend" }, t(f.opponents === "device" ? "lobby.seatHere" : "lobby.seatFriend")),
-          this.levels.map((level) => h("option", { value: level, selected: f.seatChoices[seat] === level }, t("seat.bot", { level: levelName(level) }))))));
+          this.levels.map((level) => h("option", { value: level, selected: f.seatChoices[seat] === level }, t("seat.bot", { level: levelWithRating(this.botRatings, f.preset, level) }))))));
     }
     return h("fieldset", {}, h("legend", {}, t("lobby.seats")), h("div", { class: "seat-choices" }, rows));
   }

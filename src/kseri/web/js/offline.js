@@ -13,7 +13,7 @@ import { accountApi, accountErrorText, currentAccount, loadAccount } from "./acc
 import { cardName, cardShort, cardSvg } from "./cards.js";
 import { announce, h, navigate, reducedMotion } from "./dom.js";
 import { currentLanguage, t } from "./i18n.js";
-import { levelName } from "./lobby.js";
+import { levelName, levelWithRating } from "./lobby.js";
 import { engineKept, keepEngine, offlineInfo, offlineModule, watchKeeping } from "./offline-engine.js";
 import { openRulesHelp, presetName } from "./rules-help.js";
 import { centreMethods } from "./table-centre.js";
@@ -84,6 +84,7 @@ export class OfflineScreen {
     this.unwatch = watchKeeping((progress) => this.showProgress(progress));
     this.presets = null;
     this.levels = [];
+    this.ratings = {}; // each level's rating per family (server/ratings.py), kept with the levels
     this.game = null; // an OfflineTable (a Python object)
     // What the online table's drawing and motion read (table-centre.js, table-scores.js): the view
     // drawn (the engine's latest, this.state, once its play has been shown), the seats' kinds,
@@ -125,7 +126,7 @@ export class OfflineScreen {
     window.addEventListener("offline", this.wentOffline);
     this.render();
     try {
-      ({ presets: this.presets, levels: this.levels } = await offlineInfo());
+      ({ presets: this.presets, levels: this.levels, ratings: this.ratings } = await offlineInfo());
       this.kept = await engineKept();
     } catch (error) {
       this.fail(error);
@@ -473,7 +474,8 @@ export class OfflineScreen {
       h("h1", { id: "offline-title" }, t("offline.title")),
       h("p", {}, t("offline.intro")),
       select("offline-preset", t("offline.rules"), Object.keys(this.presets), c.preset, presetName, (preset) => { c.preset = preset; this.render(); }),
-      select("offline-level", t("lobby.level"), this.levels, c.level, levelName, (level) => { c.level = level; }),
+      select("offline-level", t("lobby.level"), this.levels, c.level, (level) => levelWithRating(this.ratings, c.preset, level),
+        (level) => { c.level = level; }),
       h("p", { class: "offline-actions" },
         h("button", { type: "button", class: "primary big", id: "offline-play", onclick: () => this.newGame() }, t("offline.play")),
         h("button", { type: "button", id: "offline-rules", onclick: () => openRulesHelp(this.presets[c.preset]) },

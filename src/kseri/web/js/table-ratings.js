@@ -1,10 +1,12 @@
 // A rated table's ratings (GET /api/tables/ID/ratings, docs/players.md): each player's rating
 // beside their name while the match is played, and on the end panel each one's change and new
-// rating (asked again each second while the server is still rating the match).
+// rating (asked again each second while the server is still rating the match). A bot's seat
+// shows its level's rating in the table's family instead (GET /api/ratings/bots), "about 1400".
 // Methods of TableScreen (table.js).
 import { api } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { levelAbout } from "./lobby.js";
 
 const POLL_MS = 1000;
 const POLL_TRIES = 30;
@@ -12,6 +14,7 @@ const POLL_TRIES = 30;
 export const ratingMethods = {
   /** Ask for the ratings once while playing and once the match is over (from render). */
   watchRatings() {
+    if (this.botRatings === undefined) this.fetchBotRatings();
     if (!this.table || this.table.status === "waiting" || (this.ratings && !this.ratings.rated)) return;
     const key = this.table.status === "finished" ? "end" : "live";
     if (this.ratingsKey === key) return;
@@ -31,6 +34,26 @@ export const ratingMethods = {
       if (settled) return;
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
+  },
+
+  /** Each bot level's rating per family, once a page (the bots' seats show theirs). */
+  async fetchBotRatings() {
+    this.botRatings = null;
+    try {
+      this.botRatings = (await api("GET", "/api/ratings/bots")).families;
+    } catch {
+      return; // the table works without them
+    }
+    if (this.connection) this.render();
+  },
+
+  /** A bot seat's level's rating in the table's family ("about 1400"), under its name in its
+   * box; null for a person's seat or a level not measured there. */
+  botRatingTag(seat) {
+    const info = this.table && this.table.seats[seat];
+    if (!info || info.kind !== "bot" || !this.botRatings || !this.table.rules) return null;
+    const about = levelAbout(this.botRatings, this.table.rules.name, info.level);
+    return about && h("span", { class: "bot-rating", "data-seat": seat, title: t("rating.botTitle") }, about);
   },
 
   /** The rating shown beside a seat's name at a rated table (before this match), or null. */

@@ -81,6 +81,7 @@ export const scoreMethods = {
             h("span", { class: "name-full" }, this.nameOf(seat)),
             info.kind === "bot" && h("span", { class: "name-short", "aria-hidden": "true" }, t("seat.botShort", { n: seat + 1 }))),
           this.ratingTag(seat),
+          this.botRatingTag(seat),
           partner && h("span", { class: "tag" }, t("table.partner")),
           info.standin && h("span", { class: "tag", title: t("table.standinHelp") }, t("table.standin")),
           view.dealer === seat && h("span", { class: "tag dealer", title: t("table.dealer") }, t("table.dealerShort")),

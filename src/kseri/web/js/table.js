@@ -59,6 +59,7 @@ export class TableScreen {
     this.animating = false; // a play is being shown: the hand waits until it is done
     this.panelKey = null;
     this.ratings = null; // a rated table's ratings (table-ratings.js)
+    this.botRatings = undefined; // each bot level's rating per family (table-ratings.js); null while asked
     this.ratingsKey = null;
     this.liveOdds = null; // the latest live odds (table-odds.js), or {error, code}
     this.oddsAsked = null; // the state (seq) they were last asked for
