@@ -149,7 +149,9 @@ class MasterAgent:
             if deadline is not None:
                 chunk = min(chunk, DEADLINE_CHUNK)
             worlds += chunk
-            finals, overs = rollouts(rules, sampler.positions(draw(rng, chunk)), active, to_end=to_end)
+            pools = draw(rng, chunk)
+            finals, overs = rollouts(rules, sampler.positions(pools), active, to_end=to_end,
+                                     policies=sampler.opponents(rng, pools), seed=rng.getrandbits(64))
             for world_finals, over in zip(finals.tolist(), overs.tolist(), strict=True):
                 for card, final in zip(active, world_finals, strict=True):
                     relative_points = relative(final, side)
