@@ -3,11 +3,12 @@
 For each move it samples the hidden cards many times (:mod:`kseri.agents.sampler`: every world
 agrees with the view, drawn in proportion to how well it explains the others' plays of this
 batch under an opponent model, :mod:`kseri.fast.sampling`), plays each distinct card in every
-world and plays on with the expert's policy from public memory for every
-seat, to the round's end with small batches (:data:`ROLLOUT_TO_END_BATCH`) or to the batch's
-end, and picks the card with the best mean. The rollouts run on the compiled core
-(:func:`kseri.fast.rollouts`, the compiled play step and expert),
-a chunk of worlds at a time up to each pruning. Once the stock is empty and few cards
+world and plays on, to the round's end with small batches (:data:`ROLLOUT_TO_END_BATCH`) or to
+the batch's end, with the expert's policy from public memory for its own seat and for each other
+seat the style the opponent model reads there (random, greedy or the expert, drawn per world
+from what the player's plays of the round tell), and picks the card with the best mean. The
+rollouts run on the compiled core (:func:`kseri.fast.rollouts`, the compiled play step and
+policies), a chunk of worlds at a time up to each pruning. Once the stock is empty and few cards
 remain, each world is solved exactly instead (:mod:`kseri.agents.endgame`); when the view
 leaves one world only (two players, last batch) that solve is the truth.
 
@@ -70,7 +71,7 @@ def play_classes(cards: Sequence[Card], table: Sequence[int]) -> dict[tuple[int,
 
 
 class MasterAgent:
-    """Determinized search: sampled worlds, expert rollouts, exact endgames.
+    """Determinized search: sampled worlds, rollouts with each player's read style, exact endgames.
 
     ``iterations`` worlds per move (default :data:`DEFAULT_ITERATIONS`), or as many as fit in
     ``time_ms``; with ``iterations`` the same ``seed`` always gives the same choice.

@@ -4,7 +4,9 @@ A *world* places every unseen card: the other hands, the stock's future batches 
 card last to the dealer), and the face-down centre cards. :class:`Sampler` draws worlds at
 random, weighted by how well they explain the other players' plays of this batch (the opponent
 model of :mod:`kseri.fast.sampling`): a player who left a pile they could have taken with a
-card of the top's rank probably held none.
+card of the top's rank probably held none. It reads each other player's style (random, greedy,
+the expert) from their plays of earlier batches (:attr:`Sampler.styles`), and draws for each
+world the style each plays there (:meth:`Sampler.opponents`), which the master's rollouts play.
 
 >>> from kseri import Match
 >>> match = Match(seed=3)
@@ -246,14 +248,11 @@ class Sampler:
 
     def opponents(self, rng: random.Random, pools: NDArray[np.int8]) -> NDArray[np.int64]:
         """The policy each seat plays in each pool's world (``out[w, seat]``, the kernels'
-        codes of :data:`~kseri.fast.flat.POLICIES`): for the other seats a style drawn from its
-        posterior given the world, for the viewer the expert."""
+        codes of :data:`~kseri.fast.flat.POLICIES`): for the other seats the likeliest style given
+        the world, for the viewer the expert."""
         from kseri.fast.flat import EXPERT
-        joint = self._joint(pools)
-        chances = np.exp(joint - joint.max(axis=2, keepdims=True))
-        cumulative = np.cumsum(chances, axis=2)
-        draws = np.random.default_rng(rng.getrandbits(64)).random(cumulative.shape[:2])
-        picks: NDArray[np.int64] = (cumulative < (draws * cumulative[:, :, -1])[:, :, None]).sum(axis=2)
+        del rng
+        picks: NDArray[np.int64] = self._joint(pools).argmax(axis=2)
         picks[:, self.view.seat] = EXPERT
         return picks
 

@@ -1,12 +1,16 @@
 """Compiled sampling of worlds for the master: many shuffles of the unseen cards at once, and
-how likely each world makes the other players' plays of this batch.
+how likely each world makes the other players' plays.
 
-The opponent model: a player chooses each card with a probability that falls with how much
-worse the compiled expert (:func:`kseri.fast.kernels.expert_choice`, from public memory) rates
-it than their best card, a softmax over their hand at :data:`TEMPERATURE` points. A world in which the
-opponent left a pile they could have taken, or shed a card they would have kept, explains
-their plays badly and weighs little. Only the current batch tells anything: earlier batches'
-hands were played out in full.
+The opponent model reads each other player as one of three styles (:data:`STYLES`): a random
+player, greedy, or the expert. Under the expert's style a player chooses each card with a
+probability that falls with how much worse the compiled expert
+(:func:`kseri.fast.kernels.expert_choice`, from public memory) rates it than their best card, a
+softmax over their hand at :data:`TEMPERATURE` points; under greedy's it plays greedy's card
+(:func:`kseri.fast.kernels.greedy_key`) but for a rare slip; a random player any card alike.
+The plays of earlier batches, whose hands are known once played out, tell which style a player
+has; the plays of this batch also tell what they hold: a world in which the opponent left a pile
+they could have taken, or shed a card they would have kept, explains their plays badly and
+weighs little.
 
 >>> import numpy as np
 >>> pools = shuffled_pools(np.arange(10, dtype=np.int8), 3, seed=1)
