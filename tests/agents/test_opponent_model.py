@@ -9,6 +9,7 @@ import numpy as np
 
 from kseri import Match, Rules
 from kseri.agents import make_agent
+from kseri.agents.master import SOLVED_WORLDS, MasterAgent
 from kseri.agents.sampler import Sampler
 from kseri.bench.ceiling import true_pool
 from kseri.bench.duplicate import bench_deal
@@ -116,3 +117,27 @@ def test_the_worlds_rollouts_give_each_other_seat_a_style_and_the_viewer_the_exp
     assert np.bincount(other, minlength=3).argmax() == STYLES.index("greedy")
     again = sampler.opponents(random.Random(2), sampler.pools(random.Random(1), 400))
     assert again.tolist() == policies.tolist()
+
+
+def test_the_master_solves_the_end_exactly_only_against_players_read_as_experts() -> None:
+    """In the Greek game's last batch the master solves each world (a handful) when the other
+    player has played like the expert, and rolls the end out with the read style (its full
+    budget of worlds) when they have played like greedy."""
+    rules = Rules.preset("greek")
+    for style, solved in (("expert", True), ("greedy", False)):
+        opponent = make_agent(style)
+        master = MasterAgent(seed=1)
+        checked = 0
+        for index in range(4):
+            match = Match(rules, deal=bench_deal(rules, "endgame-reading", index))
+            while (seat := match.turn) is not None:
+                view = match.view(seat)
+                if seat == 0:
+                    card = master.choose(view)
+                    if view.stock_size == 0 and len(set(view.hand)) > 1 and len(view.hand) >= 4:
+                        assert (master.last_worlds <= SOLVED_WORLDS) == solved, (style, index)
+                        checked += 1
+                    match.play(card)
+                else:
+                    match.play(opponent.choose(view))
+        assert checked >= 4

@@ -228,6 +228,12 @@ class Sampler:
         posterior: NDArray[np.float64] = logs - _log_sum(logs)[:, None]
         return posterior
 
+    def all_read_as_expert(self) -> bool:
+        """Whether every other seat's likeliest style from its earlier plays is the expert's."""
+        from kseri.fast.flat import EXPERT
+        likeliest = self.styles.argmax(axis=1).tolist()
+        return all(style == EXPERT for seat, style in enumerate(likeliest) if seat != self.view.seat)
+
     def _joint(self, pools: NDArray[np.int8]) -> NDArray[np.float64]:
         """``out[w, seat, style]``: the log-probability of each seat's style and of its plays of
         this batch in each pool's world."""
