@@ -9,10 +9,11 @@ import numpy as np
 
 from kseri import Match, Rules
 from kseri.agents import make_agent
+from kseri.agents.master import SOLVED_WORLDS, MasterAgent
 from kseri.agents.sampler import Sampler
 from kseri.bench.ceiling import true_pool
 from kseri.bench.duplicate import bench_deal
-from kseri.fast.sampling import shuffled_pools
+from kseri.fast.sampling import STYLES, shuffled_pools
 
 
 def test_shuffles_are_permutations_reproducible_from_their_seed() -> None:
@@ -75,3 +76,68 @@ def test_weighted_worlds_agree_with_the_view_and_explain_the_plays_better() -> N
             assert [len(hand) for hand in world.hands] == list(view.hand_sizes)
             assert world.hands[view.seat] == view.hand
     assert min(gains) > -1e-9 and np.mean(gains) > 0.5
+
+
+def test_the_style_posterior_reads_random_greedy_and_expert_players() -> None:
+    """After three batches the model reads who sits across: the style it rates likeliest from the
+    plays of earlier batches is the player's own, in most positions, for each kind of player
+    (well above a third, chance: the expert and greedy often agree, and in Pisti's small hands a
+    random player's card is often the expert's too, so the reading is not always sure)."""
+    for preset in ("greek", "pisti"):
+        rules = Rules.preset(preset)
+        per_batch = rules.players * rules.batch_size
+        for style in STYLES:
+            opponent = make_agent(style, seed=4)
+            expert = make_agent("expert")
+            right = read = 0
+            for index in range(12):
+                match = Match(rules, deal=bench_deal(rules, "styles", index))
+                while (seat := match.turn) is not None:
+                    view = match.view(seat)
+                    if seat == 0 and len(view.plays) >= 3 * per_batch:
+                        read += 1
+                        right += STYLES[int(Sampler(view).styles[1].argmax())] == style
+                    match.play((expert if seat == 0 else opponent).choose(view))
+            assert right > 0.6 * read, (preset, style, right, read)
+
+
+def test_the_worlds_rollouts_give_each_other_seat_a_style_and_the_viewer_the_expert() -> None:
+    rules = Rules.preset("greek")
+    match = Match(rules, seed=8)
+    greedy = make_agent("greedy")
+    while len(match.view(0).plays) < 2 * rules.players * rules.batch_size + 3:
+        match.play(greedy.choose(match.view(match.turn)))
+    view = match.view(match.turn)
+    sampler = Sampler(view)
+    policies = sampler.opponents(random.Random(2), sampler.pools(random.Random(1), 400))
+    assert policies.shape == (400, rules.players)
+    assert (policies[:, view.seat] == STYLES.index("expert")).all()
+    other = policies[:, 1 - view.seat]
+    # a greedy player's plays make greedy the commonest reading of it
+    assert np.bincount(other, minlength=3).argmax() == STYLES.index("greedy")
+    again = sampler.opponents(random.Random(2), sampler.pools(random.Random(1), 400))
+    assert again.tolist() == policies.tolist()
+
+
+def test_the_master_solves_the_end_exactly_only_against_players_read_as_experts() -> None:
+    """In the Greek game's last batch the master solves each world (a handful) when the other
+    player has played like the expert, and rolls the end out with the read style (its full
+    budget of worlds) when they have played like greedy."""
+    rules = Rules.preset("greek")
+    for style, solved in (("expert", True), ("greedy", False)):
+        opponent = make_agent(style)
+        master = MasterAgent(seed=1)
+        checked = 0
+        for index in range(4):
+            match = Match(rules, deal=bench_deal(rules, "endgame-reading", index))
+            while (seat := match.turn) is not None:
+                view = match.view(seat)
+                if seat == 0:
+                    card = master.choose(view)
+                    if view.stock_size == 0 and len(set(view.hand)) > 1 and len(view.hand) >= 4:
+                        assert (master.last_worlds <= SOLVED_WORLDS) == solved, (style, index)
+                        checked += 1
+                    match.play(card)
+                else:
+                    match.play(opponent.choose(view))
+        assert checked >= 4

@@ -4,7 +4,9 @@ A *world* places every unseen card: the other hands, the stock's future batches 
 card last to the dealer), and the face-down centre cards. :class:`Sampler` draws worlds at
 random, weighted by how well they explain the other players' plays of this batch (the opponent
 model of :mod:`kseri.fast.sampling`): a player who left a pile they could have taken with a
-card of the top's rank probably held none.
+card of the top's rank probably held none. It reads each other player's style (random, greedy,
+the expert) from their plays of earlier batches (:attr:`Sampler.styles`), and draws for each
+world the style each plays there (:meth:`Sampler.opponents`), which the master's rollouts play.
 
 >>> from kseri import Match
 >>> match = Match(seed=3)
@@ -32,6 +34,16 @@ if TYPE_CHECKING:
 
 OVERSAMPLE = 8
 """Shuffles drawn per world kept when the others' plays of this batch are weighed."""
+STYLE_PRIOR = (0.1, 0.1, 0.8)
+"""How likely each style of :data:`~kseri.fast.sampling.STYLES` (random, greedy, expert) is
+before a player has played: most players play with sense, the expert's model of it."""
+
+
+def _log_sum(logs: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``log(sum(exp(logs)))`` over the last axis, without overflow."""
+    top = logs.max(axis=-1)
+    summed: NDArray[np.float64] = top + np.log(np.exp(logs - top[..., None]).sum(axis=-1))
+    return summed
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +75,7 @@ class Sampler:
 
     __slots__ = (
         "_base", "_dealer_holds_shown", "_plays_read", "_shown_in_stock",
-        "face_down_unknown", "unseen", "view",
+        "face_down_unknown", "styles", "unseen", "view",
     )
 
     def __init__(self, view: View) -> None:
@@ -85,16 +97,19 @@ class Sampler:
         face_down = sum(1 for card in view.centre_dealt if card is None)
         self.face_down_unknown = face_down if face_down and not view.face_down_seen else 0
         """Face-down centre cards the viewer has not seen (in the centre or taken by another)."""
-        self._base, self._plays_read = self._replay(face_down)
+        self._base, self._plays_read, past_read = self._replay(face_down)
+        self.styles = self._styles(past_read)
+        """Per seat, the log-probability of each style of :data:`~kseri.fast.sampling.STYLES` given
+        that seat's plays of the earlier batches (the viewer's own row: the prior)."""
         needed = (sum(view.hand_sizes) - len(view.hand) + view.stock_size + self.face_down_unknown
                   - self._shown_in_stock - self._dealer_holds_shown)
         if needed != len(self.unseen):
             raise ValueError(f"inconsistent view: {len(self.unseen)} unseen cards for {needed} places")
 
-    def _replay(self, face_down: int) -> tuple[NDArray[np.void], PlaysRead]:
+    def _replay(self, face_down: int) -> tuple[NDArray[np.void], PlaysRead, PlaysRead]:
         """The round's public history replayed on the compiled step with face-down placeholders
         (one :data:`~kseri.fast.flat.STATE` record: the state every world starts from), and the
-        current batch's plays by others as the opponent model reads them."""
+        other seats' plays as the opponent model reads them: this batch's, then earlier ones'."""
         from kseri.fast.flat import COUNTS, POINTS, new_states
         from kseri.fast.sampling import CLUE_FIELDS, replay
         view = self.view
@@ -120,24 +135,26 @@ class Sampler:
         state["public_count"] = len(centre) - face_down
         per_batch = rules.players * rules.batch_size
         batch_start = len(view.plays) // per_batch * per_batch
-        batch_plays = view.plays[batch_start:]
         reads = np.full(len(view.plays), -1, np.int64)
         later: list[list[int]] = []
-        for index, play in enumerate(batch_plays, batch_start):
+        for index, play in enumerate(view.plays):
             if play.seat != view.seat:
                 reads[index] = len(later)
-                later.append([p.card for p in batch_plays[index - batch_start :] if p.seat == play.seat])
+                start = index // per_batch * per_batch
+                later.append([p.card for p in view.plays[index : start + per_batch] if p.seat == play.seat])
         clues = np.zeros((len(later), CLUE_FIELDS), np.int64)
         seen = np.zeros((len(later), 13), np.int64)
         cards = np.array([play.card for play in view.plays], np.int64)
         hidden = replay(rules, states, cards, reads, clues, seen)
-        for index, play in enumerate(batch_plays, batch_start):
+        for index, play in enumerate(view.plays):
             row = reads[index]
             if row >= 0:
+                start = index // per_batch * per_batch
                 next_seat = (play.seat + 1) % rules.players
-                next_played = sum(1 for p in view.plays[batch_start:index] if p.seat == next_seat)
+                next_played = sum(1 for p in view.plays[start:index] if p.seat == next_seat)
                 clues[row, :2] = play.seat, play.card
                 clues[row, 7] = rules.batch_size - next_played
+                clues[row, 8] = index >= batch_start
         hidden_points = sum(table[: rules.deck_size]) / rules.deck_size - table[placeholder]
         clues[:, 4] = np.round(clues[:, 4] + hidden * hidden_points)
         per_side = state["per_side"]
@@ -153,11 +170,12 @@ class Sampler:
             per_side[POINTS, taken_side] -= face_down * table[placeholder]
             per_side[POINTS, taken_side] += sum(table[c] for c in view.face_down_seen)
         width = max((len(cards) for cards in later), default=0)
-        plays_read = PlaysRead(
-            clues, seen, np.array([cards + [0] * (width - len(cards)) for cards in later], np.int8),
-            np.array([len(cards) for cards in later], np.int64),
-        )
-        return states, plays_read
+        later_cards = np.array([cards + [0] * (width - len(cards)) for cards in later], np.int8)
+        later_len = np.array([len(cards) for cards in later], np.int64)
+        current = clues[:, 8] == 1
+        plays_read = PlaysRead(clues[current], seen[current], later_cards[current], later_len[current])
+        past_read = PlaysRead(clues[~current], seen[~current], later_cards[~current], later_len[~current])
+        return states, plays_read, past_read
 
     def sample(self, rng: random.Random) -> World:
         """One world, drawn as :meth:`pools` draws them."""
@@ -197,16 +215,52 @@ class Sampler:
                 taken += size
         return hands, taken
 
-    def _log_likelihoods(self, pools: NDArray[np.int8]) -> NDArray[np.float64]:
-        """The opponent model's log-likelihood of this batch's plays in each pool's world, less
-        the best one's."""
+    def _styles(self, past: PlaysRead) -> NDArray[np.float64]:
+        """The style posterior of each seat from its plays of earlier batches, whose hands are
+        known in full once played (:attr:`styles`)."""
+        from kseri.fast.sampling import log_likelihoods
+        rules = self.view.rules
+        logs = np.log(np.tile(np.array(STYLE_PRIOR), (rules.players, 1)))
+        if len(past.clues):
+            empty = np.zeros((1, rules.players, rules.batch_size), np.int8)
+            logs += log_likelihoods(rules, empty, np.zeros(rules.players, np.int64), past.clues, past.seen,
+                                    past.later, past.later_len)[0]
+        posterior: NDArray[np.float64] = logs - _log_sum(logs)[:, None]
+        return posterior
+
+    def all_read_as_expert(self) -> bool:
+        """Whether every other seat's likeliest style from its earlier plays is the expert's."""
+        from kseri.fast.flat import EXPERT
+        likeliest = self.styles.argmax(axis=1).tolist()
+        return all(style == EXPERT for seat, style in enumerate(likeliest) if seat != self.view.seat)
+
+    def _joint(self, pools: NDArray[np.int8]) -> NDArray[np.float64]:
+        """``out[w, seat, style]``: the log-probability of each seat's style and of its plays of
+        this batch in each pool's world."""
         from kseri.fast.sampling import log_likelihoods
         hands, _ = self._hands(pools)
         read = self._plays_read
-        logs = log_likelihoods(self.view.rules, hands, np.array(self.view.hand_sizes, np.int64), read.clues,
-                               read.seen, read.later, read.later_len)
-        best: float = logs.max()
-        return logs - best
+        joint: NDArray[np.float64] = self.styles + log_likelihoods(
+            self.view.rules, hands, np.array(self.view.hand_sizes, np.int64), read.clues, read.seen,
+            read.later, read.later_len)
+        return joint
+
+    def _log_likelihoods(self, pools: NDArray[np.int8]) -> NDArray[np.float64]:
+        """The opponent model's log-likelihood of this batch's plays in each pool's world (each
+        seat's styles mixed by :attr:`styles`), less the best one's."""
+        logs: NDArray[np.float64] = _log_sum(self._joint(pools)).sum(axis=1)
+        relative: NDArray[np.float64] = logs - logs.max()
+        return relative
+
+    def opponents(self, rng: random.Random, pools: NDArray[np.int8]) -> NDArray[np.int64]:
+        """The policy each seat plays in each pool's world (``out[w, seat]``, the kernels'
+        codes of :data:`~kseri.fast.flat.POLICIES`): for the other seats the likeliest style given
+        the world, for the viewer the expert."""
+        from kseri.fast.flat import EXPERT
+        del rng
+        picks: NDArray[np.int64] = self._joint(pools).argmax(axis=2)
+        picks[:, self.view.seat] = EXPERT
+        return picks
 
     def positions(self, pools: NDArray[np.int8]) -> Positions:
         """The worlds of ``pools`` as the compiled core's rounds in progress, ready to play from

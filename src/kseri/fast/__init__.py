@@ -281,11 +281,14 @@ class Positions:
 
 
 def rollouts(rules: Rules, positions: Positions, candidates: Sequence[int], *, to_end: bool = False,
+             policies: NDArray[np.int64] | None = None, seed: int = 0,
              ) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
     """The master's rollouts: in every position, each candidate card played by the seat to
-    play, then the expert's policy at every seat to the horizon (the round's end when
-    ``to_end``; else the end of the current batch, or of the next one when this one has at
-    most one card a seat left). Returns each side's points there per position and candidate (captured cards
+    play, then each seat's policy to the horizon (the round's end when ``to_end``; else the end
+    of the current batch, or of the next one when this one has at most one card a seat left).
+    ``policies[p, seat]`` is a policy code of :data:`POLICIES` other than ``given`` (default: the
+    expert, from public memory, at every seat); random plays are drawn from ``seed``. Returns
+    each side's points there per position and candidate (captured cards
     counted at their share of the majority before the round's end), and whether the horizon
     is the round's end, per position."""
     compiled = flatten(rules)
@@ -294,8 +297,21 @@ def rollouts(rules: Rules, positions: Positions, candidates: Sequence[int], *, t
     over = np.zeros(count, np.bool_)
     search.rollouts(compiled.packed, positions.hands, positions.lengths, positions.future, positions.centre,
                     positions.centre_len, positions.numbers, positions.points, positions.counts,
-                    positions.seen, np.array(candidates, np.int64), finals, over, to_end, new_states(1))
+                    positions.seen, np.array(candidates, np.int64), finals, over, to_end, new_states(1),
+                    _rollout_policies(rules, count, policies), np.uint64(seed % 2**64))
     return finals, over
+
+
+def _rollout_policies(rules: Rules, count: int, policies: NDArray[np.int64] | None) -> NDArray[np.int64]:
+    """``policies`` checked against the positions and :data:`POLICIES` (default: the expert)."""
+    if policies is None:
+        return np.full((count, rules.players), POLICIES.index("expert"), np.int64)
+    if policies.shape != (count, rules.players):
+        raise ValueError(f"policies must be one per position and seat, {(count, rules.players)}, "
+                         f"not {policies.shape}")
+    if policies.size and not (policies.min() >= 0 and policies.max() < POLICIES.index("given")):
+        raise ValueError("a rollout policy must be random, greedy or expert (codes 0 to 2)")
+    return policies.astype(np.int64, copy=False)
 
 
 def play(rules: Rules, states: NDArray[np.void], card: int, world: int = 0) -> int:

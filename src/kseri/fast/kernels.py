@@ -419,48 +419,39 @@ def score_round(rules: FlatRules, state: State) -> None:
 
 
 @compiled
+def greedy_key(rules: FlatRules, card: int, top_rank: int, pile_len: int, left: int) -> float:
+    """``GreedyAgent``'s order of plays as one number, the larger the likelier: a capture before
+    any laid card, then the most points gained (the pile's points are the same for every capture),
+    then not a Jack, then the fewest points of its own."""
+    cfg = rules.options
+    rank = RANK_OF[card]
+    is_jack = rank == JACK
+    points = rules.table[card]
+    order = (0.0 if is_jack else 1e3) - points
+    if pile_len > 0 and (rank == top_rank or (is_jack and cfg[JACKS_WILD] == 1)):
+        gain = points
+        if pile_len == 1 and rank == top_rank and (left != 1 or cfg[LAST_OK] == 1):
+            gain += max(cfg[JACK_KSERI], 0) if is_jack else cfg[KSERI]
+        return float(1e9 + gain * 1e4 + order)
+    return float(order)
+
+
+@compiled
 def greedy_choice(rules: FlatRules, state: State) -> int:
     """The position in the hand of the seat to play of ``GreedyAgent``'s play: the most points
-    now, then a capture, then not a Jack, then the fewest points; the first such card on ties."""
+    now, then a capture, then not a Jack, then the fewest points (:func:`greedy_key`); the first
+    such card on ties."""
     cfg = rules.options
-    table = rules.table
     seat = state.turn
     pile_len = state.pile_len
-    top = state.pile[pile_len - 1] if pile_len else -1
-    top_rank = RANK_OF[top] if pile_len else -1
-    visible_points = state.pile_points - state.hidden_points
+    top_rank = RANK_OF[state.pile[pile_len - 1]] if pile_len else -1
     left = cfg[BATCHES] * cfg[PLAYERS] * cfg[BATCH_SIZE] - state.index
     best = 0
-    best_gain = -1
-    best_captures = -1
-    best_jack = -2
-    best_points = -(1 << 30)
+    best_key = -1e300
     for position in range(state.lengths[seat]):
-        card = state.hands[seat, position]
-        rank = RANK_OF[card]
-        is_jack = rank == JACK
-        captures = pile_len > 0 and (rank == top_rank or (is_jack and cfg[JACKS_WILD] == 1))
-        gain = 0
-        if captures:
-            gain = table[card] + visible_points
-            if pile_len == 1 and rank == top_rank and (left != 1 or cfg[LAST_OK] == 1):
-                if is_jack:
-                    gain += max(cfg[JACK_KSERI], 0)
-                else:
-                    gain += cfg[KSERI]
-        flag = 1 if captures else 0
-        jack = -1 if is_jack else 0
-        points = -table[card]
-        if gain != best_gain:
-            better = gain > best_gain
-        elif flag != best_captures:
-            better = flag > best_captures
-        elif jack != best_jack:
-            better = jack > best_jack
-        else:
-            better = points > best_points
-        if better:
-            best, best_gain, best_captures, best_jack, best_points = position, gain, flag, jack, points
+        key = greedy_key(rules, state.hands[seat, position], top_rank, pile_len, left)
+        if key > best_key:
+            best, best_key = position, key
     return best
 
 

@@ -1,12 +1,16 @@
 """Compiled sampling of worlds for the master: many shuffles of the unseen cards at once, and
-how likely each world makes the other players' plays of this batch.
+how likely each world makes the other players' plays.
 
-The opponent model: a player chooses each card with a probability that falls with how much
-worse the compiled expert (:func:`kseri.fast.kernels.expert_choice`, from public memory) rates
-it than their best card, a softmax over their hand at :data:`TEMPERATURE` points. A world in which the
-opponent left a pile they could have taken, or shed a card they would have kept, explains
-their plays badly and weighs little. Only the current batch tells anything: earlier batches'
-hands were played out in full.
+The opponent model reads each other player as one of three styles (:data:`STYLES`): a random
+player, greedy, or the expert. Under the expert's style a player chooses each card with a
+probability that falls with how much worse the compiled expert
+(:func:`kseri.fast.kernels.expert_choice`, from public memory) rates it than their best card, a
+softmax over their hand at :data:`TEMPERATURE` points; under greedy's it plays greedy's card
+(:func:`kseri.fast.kernels.greedy_key`) but for a rare slip; a random player any card alike.
+The plays of earlier batches, whose hands are known once played out, tell which style a player
+has; the plays of this batch also tell what they hold: a world in which the opponent left a pile
+they could have taken, or shed a card they would have kept, explains their plays badly and
+weighs little.
 
 >>> import numpy as np
 >>> pools = shuffled_pools(np.arange(10, dtype=np.int8), 3, seed=1)
@@ -22,16 +26,25 @@ import numpy as np
 from numpy.typing import NDArray
 
 from kseri.fast import kernels
-from kseri.fast.flat import BATCH_SIZE, BATCHES, PLAYERS, RANKS, flatten, new_states
+from kseri.fast.flat import BATCH_SIZE, BATCHES, EXPERT, GREEDY, PLAYERS, RANDOM, RANKS, flatten, new_states
 from kseri.fast.kernels import RANK_OF, FlatRules, compiled, play_card
 from kseri.rules import Rules
 
 TEMPERATURE: Final = 1.0
 """Points of the expert's rating by which a play must trail the best to be e times less likely."""
 
-CLUE_FIELDS: Final = 8
+CLUE_FIELDS: Final = 9
 """Columns of a clue: seat, card played, top rank (-1: empty), pile size, pile points, cards
-left (this one included), cards seen, the next seat's hand size."""
+left (this one included), cards seen, the next seat's hand size, and 1 for a play of the current
+batch (whose player's hand then held their hand now) or 0 for an earlier batch's."""
+
+STYLES: Final = ("random", "greedy", "expert")
+"""The styles the model reads a player as, in the kernels' policy codes' order
+(:data:`~kseri.fast.flat.POLICIES`): a uniformly random card; greedy's play but for a slip
+(:data:`GREEDY_SLIP`); the expert's ratings under a softmax at :data:`TEMPERATURE` points."""
+
+GREEDY_SLIP: Final = 0.05
+"""The chance that a player read as greedy plays another card than greedy's."""
 
 
 @compiled
@@ -57,22 +70,23 @@ def shuffled_pools(pool: NDArray[np.int8], count: int, seed: int) -> NDArray[np.
 @compiled
 def _log_likelihoods(rules: FlatRules, hands: NDArray[np.int8], lengths: NDArray[np.int64],
                      clues: NDArray[np.int64], clue_seen: NDArray[np.int64], later: NDArray[np.int8],
-                     later_len: NDArray[np.int64], temperature: float, states: NDArray[np.void],
-                     out: NDArray[np.float64]) -> None:
+                     later_len: NDArray[np.int64], temperature: float, slip: float,
+                     states: NDArray[np.void], out: NDArray[np.float64]) -> None:
     state = states[0]
     cfg = rules.options
     players = cfg[PLAYERS]
     total = cfg[BATCHES] * players * cfg[BATCH_SIZE]
+    keys = np.zeros(cfg[BATCH_SIZE] + 1, np.float64)
     for world in range(hands.shape[0]):
-        log = 0.0
         for k in range(clues.shape[0]):
             # the clue's player about to play, as the expert sees it from public memory
             seat = clues[k, 0]
             played = clues[k, 1]
             size = 0
-            for j in range(lengths[seat]):
-                state.hands[seat, size] = hands[world, seat, j]
-                size += 1
+            if clues[k, 8]:
+                for j in range(lengths[seat]):
+                    state.hands[seat, size] = hands[world, seat, j]
+                    size += 1
             for j in range(later_len[k]):
                 state.hands[seat, size] = later[k, j]
                 size += 1
@@ -89,6 +103,24 @@ def _log_likelihoods(rules: FlatRules, hands: NDArray[np.int8], lengths: NDArray
                 state.pile[clues[k, 3] - 1] = 4 * clues[k, 2]  # a card of the top's rank
             state.pile_points = clues[k, 4]
             state.index = total - clues[k, 5]
+            out[world, seat, RANDOM] -= np.log(size)
+            # greedy: its play, all but surely (ties alike)
+            top = -1e300
+            for j in range(size):
+                keys[j] = kernels.greedy_key(rules, state.hands[seat, j], clues[k, 2], clues[k, 3],
+                                             clues[k, 5])
+                top = max(top, keys[j])
+            ties = 0
+            chose_top = False
+            for j in range(size):
+                if keys[j] == top:
+                    ties += 1
+                    chose_top = chose_top or state.hands[seat, j] == played
+            if chose_top:
+                out[world, seat, GREEDY] += np.log((1.0 - slip) / ties)
+            else:
+                out[world, seat, GREEDY] += np.log(slip / (size - ties))
+            # the expert: a softmax over its ratings
             kernels.expert_choice(rules, state, False)
             best = -1e300
             chosen = 0.0
@@ -100,8 +132,7 @@ def _log_likelihoods(rules: FlatRules, hands: NDArray[np.int8], lengths: NDArray
                 spread += np.exp(value - best)
                 if state.hands[seat, j] == played:
                     chosen = value
-            log += chosen - best - np.log(spread)
-        out[world] = log
+            out[world, seat, EXPERT] += chosen - best - np.log(spread)
 
 
 @compiled
@@ -145,21 +176,24 @@ def replay(rules: Rules, states: NDArray[np.void], cards: NDArray[np.int64], rea
 
 def log_likelihoods(rules: Rules, hands: NDArray[np.int8], lengths: NDArray[np.int64],
                     clues: NDArray[np.int64], clue_seen: NDArray[np.int64], later: NDArray[np.int8],
-                    later_len: NDArray[np.int64],
-                    temperature: float = TEMPERATURE) -> NDArray[np.float64]:
-    """The log-probability of the clue plays in each world under the opponent model.
+                    later_len: NDArray[np.int64], temperature: float = TEMPERATURE,
+                    slip: float = GREEDY_SLIP) -> NDArray[np.float64]:
+    """The log-probability of the clue plays in each world under each style, by the seat that
+    played them: ``out[w, seat, style]`` for the styles of :data:`STYLES`.
 
-    ``hands[w, seat, :lengths[seat]]`` are world ``w``'s hands now; clue ``k`` is a play of
-    this batch (``clues[k]``: :data:`CLUE_FIELDS`, ``clue_seen[k]`` the cards seen by rank
-    before it) whose player then held their hand now plus ``later[k, :later_len[k]]`` (the
-    cards they have played since, this one included).
+    ``hands[w, seat, :lengths[seat]]`` are world ``w``'s hands now; clue ``k`` is a play
+    (``clues[k]``: :data:`CLUE_FIELDS`, ``clue_seen[k]`` the cards seen by rank before it) whose
+    player then held ``later[k, :later_len[k]]`` (the cards they played since in that batch,
+    this one included) and, for a play of this batch (column 8 set), their hand now.
     """
     compiled_rules = flatten(rules)
-    out = np.zeros(hands.shape[0], np.float64)
+    out = np.zeros((hands.shape[0], rules.players, len(STYLES)), np.float64)
     if clues.shape[0]:
         _log_likelihoods(compiled_rules.packed, hands, lengths, clues, clue_seen, later, later_len,
-                         temperature, new_states(1), out)
+                         temperature, slip, new_states(1), out)
     return out
 
 
-__all__ = ["CLUE_FIELDS", "TEMPERATURE", "log_likelihoods", "replay", "shuffled_pools"]
+__all__ = [
+    "CLUE_FIELDS", "GREEDY_SLIP", "STYLES", "TEMPERATURE", "log_likelihoods", "replay", "shuffled_pools",
+]

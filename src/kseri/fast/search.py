@@ -1,5 +1,5 @@
 """The master's rollouts on the compiled core: worlds loaded into the state record, then the
-candidate and the expert's policy played through the one play step (:mod:`kseri.fast.kernels`).
+candidate and each seat's policy played through the one play step (:mod:`kseri.fast.kernels`).
 :func:`kseri.fast.rollouts` is the typed face; ``tests/agents/test_master_rollouts.py`` proves
 the results equal to the Python rollout, bit for bit.
 """
@@ -9,8 +9,19 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from kseri.fast.flat import BATCH_SIZE, BATCHES, COUNTS, PLAYERS, POINTS, RANKS, SIDES
-from kseri.fast.kernels import JACK, RANK_OF, FlatRules, State, compiled, expert_choice, play_card
+from kseri.fast.flat import BATCH_SIZE, BATCHES, COUNTS, GREEDY, PLAYERS, POINTS, RANDOM, RANKS, SIDES
+from kseri.fast.kernels import (
+    JACK,
+    RANK_OF,
+    FlatRules,
+    State,
+    compiled,
+    draw,
+    expert_choice,
+    greedy_choice,
+    play_card,
+    stream,
+)
 
 
 @compiled
@@ -96,11 +107,12 @@ def rollouts(rules: FlatRules, hands: NDArray[np.int8], lengths: NDArray[np.int6
              centre: NDArray[np.int8], centre_len: NDArray[np.int64], numbers: NDArray[np.int64],
              points: NDArray[np.int64], counts: NDArray[np.int64], seen: NDArray[np.int64],
              candidates: NDArray[np.int64], finals: NDArray[np.float64], over: NDArray[np.bool_],
-             to_end: bool, states: NDArray[np.void]) -> None:
+             to_end: bool, states: NDArray[np.void], policies: NDArray[np.int64], seed: np.uint64) -> None:
     """The master's rollouts, for every world and candidate, in ``states[0]``: play the
-    candidate, then the expert's policy from public memory at every seat to the horizon (the
-    round's end when ``to_end``; else the end of the current batch, or of the next one when
-    this one has at most one card a seat left).
+    candidate, then each seat's policy in that world (``policies[w, seat]``: random, greedy, or
+    the expert from public memory; the random plays drawn from ``seed``'s stream of the world and
+    candidate) to the horizon (the round's end when ``to_end``; else the end of the current
+    batch, or of the next one when this one has at most one card a seat left).
 
     World ``w`` is ``hands[w]`` (``lengths`` cards a seat), its future batches ``future[w]``,
     its centre ``centre[w, :centre_len[w]]``, and ``numbers[w]``: the centre's points, the
@@ -133,8 +145,16 @@ def rollouts(rules: FlatRules, hands: NDArray[np.int8], lengths: NDArray[np.int6
                 horizon = max(0, horizon - per_batch)
             if to_end:
                 horizon = 0
+            rng = stream(seed, world * 64 + choice)
             while total - state.index > horizon:
-                play_card(rules, state, expert_choice(rules, state, False))
+                policy = policies[world, state.turn]
+                if policy == RANDOM:
+                    rng, pick = draw(rng, state.lengths[state.turn])
+                elif policy == GREEDY:
+                    pick = greedy_choice(rules, state)
+                else:
+                    pick = expert_choice(rules, state, False)
+                play_card(rules, state, pick)
             over[world] = state.index == total
             for side in range(sides):
                 finals[world, choice, side] = per_side[POINTS, side] + (
