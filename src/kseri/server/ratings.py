@@ -42,12 +42,12 @@ MODEL = PlackettLuce(mu=START, sigma=START_SIGMA, beta=BETA, tau=TAU)
 """The rating model every family uses."""
 
 BOT_RATINGS: dict[str, dict[str, int]] = {
-    "greek": {"random": 1000, "expert-5": 1036, "expert-18": 1172, "expert-35": 1405, "greedy": 1431,
-              "expert-62": 1608, "learned": 1694, "expert": 1685, "master": 1810},
-    "pisti": {"random": 1000, "expert-5": 995, "expert-18": 1107, "expert-35": 1193, "greedy": 1263,
-              "expert-62": 1322, "learned": 1398, "expert": 1410, "master": 1418},
-    "classic": {"random": 1000, "expert-5": 996, "expert-18": 1102, "expert-35": 1199, "greedy": 1269,
-                "expert-62": 1323, "learned": 1384, "expert": 1411, "master": 1416},
+    "greek": {"random": 1000, "expert-5": 1034, "expert-18": 1179, "expert-35": 1409, "greedy": 1426,
+              "expert-62": 1618, "learned": 1707, "expert": 1694, "master": 1821},
+    "pisti": {"random": 1000, "expert-5": 987, "expert-18": 1102, "expert-35": 1190, "greedy": 1258,
+              "expert-62": 1314, "learned": 1388, "expert": 1400, "master": 1432},
+    "classic": {"random": 1000, "expert-5": 995, "expert-18": 1103, "expert-35": 1194, "greedy": 1262,
+                "expert-62": 1320, "learned": 1377, "expert": 1408, "master": 1420},
 }
 """Each bot level's strength per family on the players' scale, weakest first as
 :data:`~kseri.agents.AGENTS` lists them: the bench ladder's Elo (``kseri tournament random
