@@ -45,9 +45,9 @@ def test_keyboard_only_play(
     expect(page.locator("#level-expert")).to_be_focused()
     page.keyboard.press("ArrowLeft")
     expect(page.locator("#level-learned")).to_be_checked()
-    page.keyboard.press("ArrowLeft")
-    expect(page.locator("#level-greedy")).to_be_checked()
-    expect(page.locator("#level-greedy")).to_be_focused()
+    page.keyboard.press("ArrowLeft")  # the levels run weakest first: the ladder's top rung
+    expect(page.locator("#level-expert-62")).to_be_checked()
+    expect(page.locator("#level-expert-62")).to_be_focused()
     for _ in range(3):
         page.keyboard.press("Shift+Tab")
     expect(page.locator("#player-name")).to_be_focused()
