@@ -18,6 +18,7 @@ import { engineKept, keepEngine, offlineInfo, offlineModule, watchKeeping } from
 import { openRulesHelp, presetName } from "./rules-help.js";
 import { centreMethods } from "./table-centre.js";
 import { soundButton } from "./table-controls.js";
+import { botRatingBadge } from "./table-ratings.js";
 import { scoreMethods } from "./table-scores.js";
 
 const SAVED_KEY = "kseri.offline.game";
@@ -309,6 +310,12 @@ export class OfflineScreen {
 
   ratingTag() {
     return null; // offline games are unrated
+  }
+
+  /** A computer seat's level's rating in these rules ("about 1400"), as the online table shows it. */
+  botRatingTag(seat) {
+    const level = this.state && this.state.levels[seat];
+    return level ? botRatingBadge(this.ratings, this.view.rules.name, level, seat) : null;
   }
 
   talkBubble() {

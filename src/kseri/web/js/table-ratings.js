@@ -11,6 +11,13 @@ import { levelAbout } from "./lobby.js";
 const POLL_MS = 1000;
 const POLL_TRIES = 30;
 
+/** A bot seat's level's rating in a family ("about 1400"), under its name in its box; null
+ * where the level is not measured there. The online and offline tables both show it. */
+export function botRatingBadge(ratings, family, level, seat) {
+  const about = ratings && levelAbout(ratings, family, level);
+  return about && h("span", { class: "bot-rating", "data-seat": seat, title: t("rating.botTitle") }, about);
+}
+
 export const ratingMethods = {
   /** Ask for the ratings once while playing and once the match is over (from render). */
   watchRatings() {
@@ -51,9 +58,8 @@ export const ratingMethods = {
    * box; null for a person's seat or a level not measured there. */
   botRatingTag(seat) {
     const info = this.table && this.table.seats[seat];
-    if (!info || info.kind !== "bot" || !this.botRatings || !this.table.rules) return null;
-    const about = levelAbout(this.botRatings, this.table.rules.name, info.level);
-    return about && h("span", { class: "bot-rating", "data-seat": seat, title: t("rating.botTitle") }, about);
+    if (!info || info.kind !== "bot" || !this.table.rules) return null;
+    return botRatingBadge(this.botRatings, this.table.rules.name, info.level, seat);
   },
 
   /** The rating shown beside a seat's name at a rated table (before this match), or null. */
