@@ -139,6 +139,18 @@ def test_the_gauntlet_command_writes_the_table_json_and_png(tmp_path: Path) -> N
     assert out_png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def test_the_gauntlet_command_passes_its_first_deal_and_grace_on(tmp_path: Path) -> None:
+    """``--first-deal`` picks the deals (runs over consecutive ranges pool) and ``--grace-ms`` is
+    the engines' grace, each where it belongs."""
+    out_json = tmp_path / "g.json"
+    result = _kseri("gauntlet", "greedy", "--rules", "pisti", "--deals", "2", "--opponent", "random",
+                    "--first-deal", "5", "--grace-ms", "300", "--workers", "1", "--json", str(out_json))
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(out_json.read_text())
+    assert (summary["config"]["first_deal"], summary["config"]["grace_ms"]) == (5, 300)
+    assert summary["opponents"][0]["per_deal"]["index"] == [5, 6]
+
+
 def test_the_gauntlet_command_refuses_bad_arguments() -> None:
     unknown = _kseri("gauntlet", "grandmaster", "--deals", "1")
     assert unknown.returncode == 2 and "unknown bot level 'grandmaster'" in unknown.stderr

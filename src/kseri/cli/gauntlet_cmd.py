@@ -144,9 +144,9 @@ def gauntlet_command(
         elif not any(entrant.name == "ismcts" for entrant in pool):
             errors.print("note: IS-MCTS is left out of the pool: OpenSpiel is not installed (kseri[rl])")
         pool += [engine(spec) for spec in engines or []]
-        config = GauntletConfig(tested, tuple(pool),
-                                Rules.from_spec(rules_text), deals, seed, builtin(baseline), time_ms,
-                                grace_ms, first_deal)
+        config = GauntletConfig(tested, tuple(pool), Rules.from_spec(rules_text), deals, seed,
+                                baseline=builtin(baseline), time_ms=time_ms, first_deal=first_deal,
+                                grace_ms=grace_ms)
     except (ValueError, RulesError) as error:
         errors.print(f"[red]error:[/red] {escape(str(error))}", highlight=False)
         raise typer.Exit(2) from None
