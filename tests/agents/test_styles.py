@@ -12,8 +12,8 @@ from kseri import PRESETS, Match, Rules
 from kseri.agents import AGENTS, STYLES, Agent, make_agent
 from kseri.agents.base import centre_cards
 from kseri.agents.sampler import Sampler
-from kseri.agents.strength import softmax_pick, temperature_for
 from kseri.agents.styles import takes, unseen_by_rank
+from kseri.agents.tempered import softmax_pick, temperature_for
 from kseri.bench.duplicate import bench_deal, duplicate_round, play_round
 from kseri.cards import JACK, RANK_OF, Card
 from kseri.engine import View

@@ -16,8 +16,9 @@ from kseri.agents.hints import hint
 from kseri.agents.ladder import LADDER, RUNGS
 from kseri.agents.learned import LearnedAgent
 from kseri.agents.master import MasterAgent
-from kseri.agents.strength import Tempered
+from kseri.agents.strength import dialled_master
 from kseri.agents.styles import DefensiveAgent, PistiHunterAgent
+from kseri.agents.tempered import Tempered
 
 __all__ = [
     "AGENTS",
@@ -36,6 +37,7 @@ __all__ = [
     "Tempered",
     "capture_value",
     "centre_cards",
+    "dialled_master",
     "hint",
     "make_agent",
 ]

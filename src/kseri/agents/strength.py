@@ -22,15 +22,7 @@ from typing import Any
 
 from kseri.agents.base import STRENGTH_DIALS, Agent
 from kseri.agents.master import MasterAgent
-from kseri.agents.tempered import (
-    STRENGTH_SCALE,
-    Tempered,
-    Values,
-    dialled_expert,
-    expert_values,
-    softmax_pick,
-    temperature_for,
-)
+from kseri.agents.tempered import Tempered, Values, dialled_expert, temperature_for
 from kseri.cards import Card
 from kseri.engine import View
 
@@ -54,5 +46,4 @@ def dialled_master(seed: int | None = None, *, strength: float, **options: Any) 
 STRENGTH_DIALS["expert"] = dialled_expert
 STRENGTH_DIALS["master"] = dialled_master
 
-__all__ = ["STRENGTH_SCALE", "Tempered", "dialled_expert", "expert_values", "master_values", "softmax_pick",
-           "temperature_for"]
+__all__ = ["dialled_master", "master_values"]

@@ -5,7 +5,7 @@ They are no levels (:data:`~kseri.agents.base.AGENTS`) but styles
 the gauntlet (:mod:`kseri.bench.gauntlet`) plays a level against them.
 
 - ``noisy-expert`` (``temperature=`` points, default 1): the expert drawing its play by a
-  softmax over its own values (:class:`~kseri.agents.strength.Tempered`): a player who knows
+  softmax over its own values (:class:`~kseri.agents.tempered.Tempered`): a player who knows
   what is good and slips.
 - ``pisti-hunter``: plays for kseris (pişti). It takes every kseri it can, clears the table with
   any capture so that the next player must lay a lone card, keeps the ranks that could answer one
