@@ -1,7 +1,8 @@
 """The master's compiled rollouts (``kseri.fast.rollouts``) play and score exactly as the
 sampled worlds' state records played on card by card through the step (``kseri.fast.play``)
 with the Python expert's rating (``Tactics.value``) from public memory choosing each card, or
-greedy's order (``GreedyAgent``) at the seats the rollouts give to greedy."""
+greedy's order (``GreedyAgent``) at the seats the rollouts give to greedy; the loose expert's
+plays are a softmax over the compiled expert's ratings."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from kseri.agents.expert import Tactics
 from kseri.agents.sampler import Sampler
 from kseri.cards import JACK, RANK_OF
 from kseri.fast import play, rollouts
-from kseri.fast.flat import COUNTS, EXPERT, GREEDY, POINTS, RANDOM
+from kseri.fast.flat import COUNTS, EXPERT, GIVEN, GREEDY, LOOSE, POINTS, RANDOM, flatten
+from kseri.fast.kernels import LOOSE_TEMPERATURE, expert_choice, loose_choice, stream
 from kseri.rules import MajorityTie
 
 VARIANTS = {
@@ -135,9 +137,10 @@ def test_compiled_rollouts_equal_the_python_ones(name: str, to_end: bool, others
     assert np.isfinite(finals).all()
 
 
-def test_random_rollouts_follow_their_seed_and_deal_out_every_card() -> None:
-    """With the other seats random, the rollouts are a function of the seed (and change with
-    it), and every card of the round still ends with a side or in the centre."""
+@pytest.mark.parametrize("others", [RANDOM, LOOSE])
+def test_drawn_rollouts_follow_their_seed_and_deal_out_every_card(others: int) -> None:
+    """With the other seats random or the loose expert, the rollouts are a function of the seed
+    (and change with it), and every card of the round still ends with a side or in the centre."""
     rules = Rules.preset("pisti")
     match = Match(rules, seed=2)
     for _ in range(5):
@@ -145,7 +148,7 @@ def test_random_rollouts_follow_their_seed_and_deal_out_every_card() -> None:
     view = match.view(match.turn)
     sampler = Sampler(view)
     pools = sampler.pools(random.Random(1), 32)
-    policies = np.full((32, rules.players), RANDOM)
+    policies = np.full((32, rules.players), others)
     policies[:, view.seat] = EXPERT
     candidates = sorted(set(view.hand))
     positions = sampler.positions(pools)
@@ -159,6 +162,38 @@ def test_random_rollouts_follow_their_seed_and_deal_out_every_card() -> None:
     assert not (first == expert).all()
 
 
+@pytest.mark.parametrize("preset", ["greek", "pisti"])
+def test_the_loose_expert_draws_from_a_softmax_over_the_experts_ratings(preset: str) -> None:
+    """Each card's share of the loose expert's plays, over many draws in one position, is the
+    softmax of the compiled expert's ratings at ``LOOSE_TEMPERATURE`` points (within 4.5
+    standard errors), and the draws leave the position as it was."""
+    rules = Rules.preset(preset)
+    packed = flatten(rules).packed
+    checked = 0
+    for seed in range(3):
+        match = Match(rules, seed=seed)
+        for _ in range(2 * rules.players + 1):
+            match.play(match.legal_plays()[-1])
+        sampler = Sampler(match.view(match.turn))
+        state = sampler.states(sampler.pools(random.Random(seed), 1))[0]
+        before = state.copy()
+        expert_choice(packed, state, False)
+        length = int(state["lengths"][state["turn"]])
+        ratings = state["ratings"][:length].copy()
+        expected = np.exp((ratings - ratings.max()) / LOOSE_TEMPERATURE)
+        expected /= expected.sum()
+        draws = 6000
+        counts = np.zeros(length)
+        for index in range(draws):
+            _, position = loose_choice(packed, state, False, np.uint64(stream(np.uint64(seed), index)))
+            counts[position] += 1
+        error = np.sqrt(expected * (1 - expected) / draws)
+        assert (np.abs(counts / draws - expected) <= 4.5 * error + 1e-12).all(), (preset, seed, counts)
+        assert state["hands"].tolist() == before["hands"].tolist() and state["turn"] == before["turn"]
+        checked += expected.max() < 0.99
+    assert checked >= 2
+
+
 def test_rollout_policies_are_checked() -> None:
     rules = Rules.preset("greek")
     match = Match(rules, seed=1)
@@ -166,5 +201,5 @@ def test_rollout_policies_are_checked() -> None:
     positions = sampler.positions(sampler.pools(random.Random(0), 2))
     with pytest.raises(ValueError, match="one per position and seat"):
         rollouts(rules, positions, [match.legal_plays()[0]], policies=np.zeros((3, 2), np.int64))
-    with pytest.raises(ValueError, match="random, greedy or expert"):
-        rollouts(rules, positions, [match.legal_plays()[0]], policies=np.full((2, 2), 3, np.int64))
+    with pytest.raises(ValueError, match="random, greedy, expert or loose"):
+        rollouts(rules, positions, [match.legal_plays()[0]], policies=np.full((2, 2), GIVEN, np.int64))

@@ -210,6 +210,25 @@ def test_rounds_are_reproducible_and_independent_of_the_batch() -> None:
     assert other.plays is not None and (other.plays != whole.plays).any()
 
 
+@pytest.mark.parametrize("preset", ["greek", "pisti"])
+def test_the_loose_expert_slips_and_loses_to_the_expert(preset: str) -> None:
+    """The loose expert plays the expert's card often but not always, follows its
+    seed, and scores less than the expert against the same opponent on the same deals."""
+    rules = Rules.preset(preset)
+    deals = play_rounds(rules, 600, seed="deals", keep_deals=True).deals
+    assert deals is not None
+    loose = play_rounds(rules, deals, seed=3, policies=("loose", "greedy"), keep_plays=True)
+    again = play_rounds(rules, deals, seed=3, policies=("loose", "greedy"), keep_plays=True)
+    expert = play_rounds(rules, deals, seed=3, policies=("expert", "greedy"), keep_plays=True)
+    assert loose.plays is not None and again.plays is not None and expert.plays is not None
+    np.testing.assert_array_equal(loose.plays, again.plays)
+    # the round's first two plays: one of the loose seat's own, from the same position
+    agree = (loose.plays[:, :2] == expert.plays[:, :2]).all(axis=1).mean()
+    assert 0.1 < agree < 0.9
+    gaps = (expert.points[:, 0] - expert.points[:, 1]) - (loose.points[:, 0] - loose.points[:, 1])
+    assert gaps.mean() > 3 * gaps.std() / len(gaps) ** 0.5
+
+
 @pytest.mark.parametrize("name", list(VARIANTS))
 def test_matches_end_by_the_target_rule(name: str) -> None:
     rules = VARIANTS[name]

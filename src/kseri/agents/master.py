@@ -5,11 +5,12 @@ agrees with the view, drawn in proportion to how well it explains the others' pl
 batch under an opponent model, :mod:`kseri.fast.sampling`), plays each distinct card in every
 world and plays on, to the round's end with small batches (:data:`ROLLOUT_TO_END_BATCH`) or to
 the batch's end, with the expert's policy from public memory for its own seat and for each other
-seat the style the opponent model reads there (random, greedy or the expert, drawn per world
-from what the player's plays of the round tell), and picks the card with the best mean. The
-rollouts run on the compiled core (:func:`kseri.fast.rollouts`, the compiled play step and
-policies), a chunk of worlds at a time up to each pruning. Once the stock is empty and few cards
-remain, against players read as experts, each world is solved exactly instead
+seat the style the opponent model reads there (random, greedy, the expert or a loose expert
+that slips, drawn per world from what the player's plays of the round tell), and picks the card
+with the best mean. The rollouts run on the compiled core (:func:`kseri.fast.rollouts`, the
+compiled play step and policies), a chunk of worlds at a time up to each pruning. Once the stock
+is empty and few cards remain, against players read as experts, each world is solved exactly
+instead
 (:mod:`kseri.agents.endgame`); when the view leaves one world only (two players, last batch)
 that solve is the truth.
 

@@ -5,7 +5,7 @@ card last to the dealer), and the face-down centre cards. :class:`Sampler` draws
 random, weighted by how well they explain the other players' plays of this batch (the opponent
 model of :mod:`kseri.fast.sampling`): a player who left a pile they could have taken with a
 card of the top's rank probably held none. It reads each other player's style (random, greedy,
-the expert) from their plays of earlier batches (:attr:`Sampler.styles`), and gives each world
+the expert, a loose expert) from their plays of earlier batches (:attr:`Sampler.styles`), and gives each world
 the style likeliest for each player there (:meth:`Sampler.opponents`), which the master's
 rollouts play.
 
@@ -35,9 +35,9 @@ if TYPE_CHECKING:
 
 OVERSAMPLE = 8
 """Shuffles drawn per world kept when the others' plays of this batch are weighed."""
-STYLE_PRIOR = (0.1, 0.1, 0.8)
-"""How likely each style of :data:`~kseri.fast.sampling.STYLES` (random, greedy, expert) is
-before a player has played: most players play with sense, the expert's model of it."""
+STYLE_PRIOR = (0.1, 0.1, 0.6, 0.2)
+"""How likely each style of :data:`~kseri.fast.sampling.STYLES` (random, greedy, expert, loose)
+is before a player has played: most players play with sense, the expert's model of it."""
 
 
 def _log_sum(logs: NDArray[np.float64]) -> NDArray[np.float64]:

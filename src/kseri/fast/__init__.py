@@ -310,7 +310,7 @@ def _rollout_policies(rules: Rules, count: int, policies: NDArray[np.int64] | No
         raise ValueError(f"policies must be one per position and seat, {(count, rules.players)}, "
                          f"not {policies.shape}")
     if policies.size and not (policies.min() >= 0 and policies.max() < POLICIES.index("given")):
-        raise ValueError("a rollout policy must be random, greedy or expert (codes 0 to 2)")
+        raise ValueError("a rollout policy must be random, greedy, expert or loose (codes 0 to 3)")
     return policies.astype(np.int64, copy=False)
 
 

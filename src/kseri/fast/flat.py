@@ -70,13 +70,15 @@ REPLACE_JACKS: Final = 1
 PISTI: Final = 2
 """Centre procedures (the ``CENTRE_DEAL`` option)."""
 
-POLICIES: Final = ("random", "greedy", "expert", "given")
-"""The policies a seat may follow: the built-in levels' choices, or the cards given (codes
-:data:`RANDOM`, :data:`GREEDY`, :data:`EXPERT` and :data:`GIVEN`)."""
+POLICIES: Final = ("random", "greedy", "expert", "loose", "given")
+"""The policies a seat may follow: the built-in levels' choices, the expert drawing its play by
+a softmax over its ratings (``loose``: :func:`kseri.fast.kernels.loose_choice`), or the cards
+given (codes :data:`RANDOM`, :data:`GREEDY`, :data:`EXPERT`, :data:`LOOSE` and :data:`GIVEN`)."""
 RANDOM: Final = 0
 GREEDY: Final = 1
 EXPERT: Final = 2
-GIVEN: Final = 3
+LOOSE: Final = 3
+GIVEN: Final = 4
 
 # -- the state of a round: one record -----------------------------------------------------------
 

@@ -47,6 +47,7 @@ from kseri.fast.flat import (
     KSERIS,
     LAST_BONUS,
     LAST_OK,
+    LOOSE,
     MAJORITY,
     MARKS,
     OPEN_POINTS,
@@ -104,6 +105,8 @@ _S30: Final = np.uint64(30)
 _S27: Final = np.uint64(27)
 _S31: Final = np.uint64(31)
 _S32: Final = np.uint64(32)
+_S11: Final = np.uint64(11)
+_UNIT: Final = 2.0 ** -53
 
 
 # -- random numbers: SplitMix64, one stream per round -----------------------------------------
@@ -129,6 +132,13 @@ def draw(state: np.uint64, bound: int) -> tuple[np.uint64, int]:
     under ``bound / 2**32``)."""
     state = state + _GOLDEN
     return state, int(np.int64(((mix(state) >> _S32) * np.uint64(bound)) >> _S32))
+
+
+@compiled
+def uniform(state: np.uint64) -> tuple[np.uint64, float]:
+    """The next state, and a number in ``[0, 1)`` (53 bits)."""
+    state = state + _GOLDEN
+    return state, float(mix(state) >> _S11) * _UNIT
 
 
 # -- dealing ----------------------------------------------------------------------------------
@@ -575,6 +585,32 @@ def expert_choice(rules: FlatRules, state: State, knows_deal: bool) -> int:
     return position
 
 
+LOOSE_TEMPERATURE: Final = 2.0
+"""Points of the expert's rating by which a play must trail the best to be e times less likely
+to the loose expert (:func:`loose_choice`)."""
+
+
+@compiled
+def loose_choice(rules: FlatRules, state: State, knows_deal: bool, rng: np.uint64) -> tuple[np.uint64, int]:
+    """The next state of ``rng``, and the position of the loose expert's play: a draw from a
+    softmax over :func:`expert_choice`'s ratings at :data:`LOOSE_TEMPERATURE` points (an expert
+    that knows what is good and slips, the cheap slips more often than the costly ones)."""
+    best = expert_choice(rules, state, knows_deal)
+    length = state.lengths[state.turn]
+    ratings = state.ratings
+    top = ratings[best]
+    spread = 0.0
+    for k in range(length):
+        spread += np.exp((ratings[k] - top) / LOOSE_TEMPERATURE)
+    rng, ticket = uniform(rng)
+    ticket *= spread
+    for k in range(length):
+        ticket -= np.exp((ratings[k] - top) / LOOSE_TEMPERATURE)
+        if ticket < 0.0:
+            return rng, k
+    return rng, best
+
+
 # -- whole rounds and matches -------------------------------------------------------------------
 
 
@@ -613,6 +649,8 @@ def play_round(rules: FlatRules, policies: NDArray[np.int64], state: State, give
             position = greedy_choice(rules, state)
         elif policy == EXPERT:
             position = expert_choice(rules, state, True)
+        elif policy == LOOSE:
+            rng, position = loose_choice(rules, state, True, rng)
         else:
             wanted = given[index]
             position = -1
@@ -670,7 +708,7 @@ def play_rounds(rules: FlatRules, policies: NDArray[np.int64], shuffle: bool, se
     owner_rows = owners.shape[0]
     state.memory = 0
     for seat in range(players):
-        if policies[seat] == EXPERT:
+        if policies[seat] == EXPERT or policies[seat] == LOOSE:
             state.memory = 1
     keep_deals = deal_rows == count and count > 0
     for index in range(count):
@@ -727,7 +765,7 @@ def play_matches(rules: FlatRules, policies: NDArray[np.int64], seed: np.uint64,
     per_side = state.per_side
     state.memory = 0
     for seat in range(players):
-        if policies[seat] == EXPERT:
+        if policies[seat] == EXPERT or policies[seat] == LOOSE:
             state.memory = 1
     for match in range(results.shape[0]):
         state.rng[0], dealer = draw(stream(seed, match), players)

@@ -1,11 +1,13 @@
 """Compiled sampling of worlds for the master: many shuffles of the unseen cards at once, and
 how likely each world makes the other players' plays.
 
-The opponent model reads each other player as one of three styles (:data:`STYLES`): a random
-player, greedy, or the expert. Under the expert's style a player chooses each card with a
-probability that falls with how much worse the compiled expert
+The opponent model reads each other player as one of four styles (:data:`STYLES`): a random
+player, greedy, the expert or a loose expert. Under the expert's style a player chooses each card
+with a probability that falls with how much worse the compiled expert
 (:func:`kseri.fast.kernels.expert_choice`, from public memory) rates it than their best card, a
-softmax over their hand at :data:`TEMPERATURE` points; under greedy's it plays greedy's card
+softmax over their hand at :data:`TEMPERATURE` points; under the loose expert's the same softmax
+at :data:`~kseri.fast.kernels.LOOSE_TEMPERATURE` points (the slips the loose policy of the
+rollouts makes); under greedy's it plays greedy's card
 (:func:`kseri.fast.kernels.greedy_key`) but for a rare slip; a random player any card alike.
 The plays of earlier batches, whose hands are known once played out, tell which style a player
 has; the plays of this batch also tell what they hold: a world in which the opponent left a pile
@@ -26,11 +28,22 @@ import numpy as np
 from numpy.typing import NDArray
 
 from kseri.fast import kernels
-from kseri.fast.flat import BATCH_SIZE, BATCHES, EXPERT, GREEDY, PLAYERS, RANDOM, RANKS, flatten, new_states
-from kseri.fast.kernels import RANK_OF, FlatRules, compiled, play_card
+from kseri.fast.flat import (
+    BATCH_SIZE,
+    BATCHES,
+    EXPERT,
+    GREEDY,
+    LOOSE,
+    PLAYERS,
+    RANDOM,
+    RANKS,
+    flatten,
+    new_states,
+)
+from kseri.fast.kernels import LOOSE_TEMPERATURE, RANK_OF, FlatRules, compiled, play_card
 from kseri.rules import Rules
 
-TEMPERATURE: Final = 1.0
+TEMPERATURE: Final = 0.5
 """Points of the expert's rating by which a play must trail the best to be e times less likely."""
 
 CLUE_FIELDS: Final = 9
@@ -38,10 +51,11 @@ CLUE_FIELDS: Final = 9
 left (this one included), cards seen, the next seat's hand size, and 1 for a play of the current
 batch (whose player's hand then held their hand now) or 0 for an earlier batch's."""
 
-STYLES: Final = ("random", "greedy", "expert")
+STYLES: Final = ("random", "greedy", "expert", "loose")
 """The styles the model reads a player as, in the kernels' policy codes' order
 (:data:`~kseri.fast.flat.POLICIES`): a uniformly random card; greedy's play but for a slip
-(:data:`GREEDY_SLIP`); the expert's ratings under a softmax at :data:`TEMPERATURE` points."""
+(:data:`GREEDY_SLIP`); the expert's ratings under a softmax at :data:`TEMPERATURE` points; the
+same at :data:`~kseri.fast.kernels.LOOSE_TEMPERATURE` points."""
 
 GREEDY_SLIP: Final = 0.05
 """The chance that a player read as greedy plays another card than greedy's."""
@@ -120,19 +134,21 @@ def _log_likelihoods(rules: FlatRules, hands: NDArray[np.int8], lengths: NDArray
                 out[world, seat, GREEDY] += np.log((1.0 - slip) / ties)
             else:
                 out[world, seat, GREEDY] += np.log(slip / (size - ties))
-            # the expert: a softmax over its ratings
+            # the expert and the loose expert: a softmax over the expert's ratings
             kernels.expert_choice(rules, state, False)
             best = -1e300
             chosen = 0.0
             for j in range(size):
-                best = max(best, state.ratings[j] / temperature)
-            spread = 0.0
-            for j in range(size):
-                value = state.ratings[j] / temperature
-                spread += np.exp(value - best)
+                best = max(best, state.ratings[j])
                 if state.hands[seat, j] == played:
-                    chosen = value
-            out[world, seat, EXPERT] += chosen - best - np.log(spread)
+                    chosen = state.ratings[j]
+            spread = 0.0
+            loose_spread = 0.0
+            for j in range(size):
+                spread += np.exp((state.ratings[j] - best) / temperature)
+                loose_spread += np.exp((state.ratings[j] - best) / LOOSE_TEMPERATURE)
+            out[world, seat, EXPERT] += (chosen - best) / temperature - np.log(spread)
+            out[world, seat, LOOSE] += (chosen - best) / LOOSE_TEMPERATURE - np.log(loose_spread)
 
 
 @compiled

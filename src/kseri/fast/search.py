@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from kseri.fast.flat import BATCH_SIZE, BATCHES, COUNTS, GREEDY, PLAYERS, POINTS, RANDOM, RANKS, SIDES
+from kseri.fast.flat import BATCH_SIZE, BATCHES, COUNTS, GREEDY, LOOSE, PLAYERS, POINTS, RANDOM, RANKS, SIDES
 from kseri.fast.kernels import (
     JACK,
     RANK_OF,
@@ -19,6 +19,7 @@ from kseri.fast.kernels import (
     draw,
     expert_choice,
     greedy_choice,
+    loose_choice,
     play_card,
     stream,
 )
@@ -109,10 +110,11 @@ def rollouts(rules: FlatRules, hands: NDArray[np.int8], lengths: NDArray[np.int6
              candidates: NDArray[np.int64], finals: NDArray[np.float64], over: NDArray[np.bool_],
              to_end: bool, states: NDArray[np.void], policies: NDArray[np.int64], seed: np.uint64) -> None:
     """The master's rollouts, for every world and candidate, in ``states[0]``: play the
-    candidate, then each seat's policy in that world (``policies[w, seat]``: random, greedy, or
-    the expert from public memory; the random plays drawn from ``seed``'s stream of the world and
-    candidate) to the horizon (the round's end when ``to_end``; else the end of the current
-    batch, or of the next one when this one has at most one card a seat left).
+    candidate, then each seat's policy in that world (``policies[w, seat]``: random, greedy, the
+    expert or the loose expert from public memory; the random and loose plays drawn from
+    ``seed``'s stream of the world and candidate) to the horizon (the round's end when
+    ``to_end``; else the end of the current batch, or of the next one when this one has at most
+    one card a seat left).
 
     World ``w`` is ``hands[w]`` (``lengths`` cards a seat), its future batches ``future[w]``,
     its centre ``centre[w, :centre_len[w]]``, and ``numbers[w]``: the centre's points, the
@@ -152,6 +154,8 @@ def rollouts(rules: FlatRules, hands: NDArray[np.int8], lengths: NDArray[np.int6
                     rng, pick = draw(rng, state.lengths[state.turn])
                 elif policy == GREEDY:
                     pick = greedy_choice(rules, state)
+                elif policy == LOOSE:
+                    rng, pick = loose_choice(rules, state, False, rng)
                 else:
                     pick = expert_choice(rules, state, False)
                 play_card(rules, state, pick)
