@@ -9,6 +9,8 @@ plays.
     PYTHONPATH=src python benchmarks/bots.py                  # 2,000 deals a pairing
     PYTHONPATH=src python benchmarks/bots.py --deals 200      # a quick run
     PYTHONPATH=src python benchmarks/bots.py --deals 2000 --master-deals 400
+    PYTHONPATH=src python benchmarks/bots.py --skip-strength \
+        --master-opponents expert noisy-expert-2 greedy random
 """
 
 from __future__ import annotations
@@ -101,32 +103,58 @@ def _summary(label: str, times: list[tuple[float, float]]) -> str:
     return f"{label:38} n={len(times):4}  " + "   ".join(parts) + "  (ms)"
 
 
+OPPONENT_STYLES: dict[str, tuple[str, dict[str, float]]] = {
+    "noisy-expert-2": ("noisy-expert", {"temperature": 2.0}),
+}
+"""Opponents for ``--master-opponents`` that are styles with options, by their gauntlet names
+(the others are levels, built by name)."""
+
+
+def _timed_moves(rules: Rules, bot: Agent, other: Agent,
+                 rounds: int) -> tuple[list[tuple[float, float]], list[int]]:
+    """``bot``'s times per move at the even seats of ``rounds`` bench rounds against ``other``,
+    and, for the master, its worlds on each move with a choice."""
+    times: list[tuple[float, float]] = []
+    worlds: list[int] = []
+    for index in range(rounds):
+        match = Match(rules, deal=bench_deal(rules, "times", index))
+        while (seat := match.turn) is not None:
+            view = match.view(seat)
+            if seat % 2 == 0:
+                start = _clock()
+                card = bot.choose(view)
+                times.append(_elapsed(start))
+                if isinstance(bot, MasterAgent) and len(play_classes(view.hand, rules.points_table)) > 1:
+                    worlds.append(bot.last_worlds)
+            else:
+                card = other.choose(view)
+            match.play(card)
+    return times, worlds
+
+
 def move_times(preset: str, rounds: int, options: dict[str, dict[str, int]]) -> None:
     """Print each level's time per move (one core), playing against the level below."""
     rules = Rules.preset(preset)
     below = {"greedy": "random", "expert": "greedy", "master": "expert"}
     for level, opponent in below.items():
         bot = make_agent(level, seed=1, **options.get(level, {}))
-        other = make_agent(opponent, seed=2)
-        times: list[tuple[float, float]] = []
-        worlds: list[int] = []
-        for index in range(rounds):
-            match = Match(rules, deal=bench_deal(rules, "times", index))
-            while (seat := match.turn) is not None:
-                view = match.view(seat)
-                if seat % 2 == 0:
-                    start = _clock()
-                    card = bot.choose(view)
-                    times.append(_elapsed(start))
-                    if isinstance(bot, MasterAgent) and len(play_classes(view.hand, rules.points_table)) > 1:
-                        worlds.append(bot.last_worlds)
-                else:
-                    card = other.choose(view)
-                match.play(card)
+        times, worlds = _timed_moves(rules, bot, make_agent(opponent, seed=2), rounds)
         print(_summary(f"{preset} {level} move", times), flush=True)
         if isinstance(bot, MasterAgent):
             print(f"{preset} master worlds a move (searched moves): median {statistics.median(worlds):.0f}, "
                   f"mean {statistics.fmean(worlds):.0f}, n={len(worlds)}", flush=True)
+
+
+def master_times(preset: str, rounds: int, opponents: Sequence[str],
+                 options: dict[str, dict[str, int]]) -> None:
+    """Print the master's time per move against each opponent: the style it reads there decides
+    how the end is played (solved against the expert, rolled out against the others)."""
+    rules = Rules.preset(preset)
+    for opponent in opponents:
+        name, style_options = OPPONENT_STYLES.get(opponent, (opponent, {}))
+        master = make_agent("master", seed=1, **options.get("master", {}))
+        times, _ = _timed_moves(rules, master, make_agent(name, seed=2, **style_options), rounds)
+        print(_summary(f"{preset} master move against {opponent}", times), flush=True)
 
 
 def endgame_times(rounds: int) -> None:
@@ -167,6 +195,8 @@ def main() -> None:
     parser.add_argument("--first-deal", type=int, default=0, help="index of the first bench deal")
     parser.add_argument("--pairing", action="append", metavar="PRESET:FIRST:SECOND",
                         help="only these pairings (repeatable), e.g. greek:master:expert")
+    parser.add_argument("--master-opponents", nargs="+", metavar="NAME",
+                        help="also time the master against these (levels, or noisy-expert-2)")
     parser.add_argument("--skip-strength", action="store_true", help="only the timings")
     parser.add_argument("--skip-times", action="store_true", help="only the strength")
     args = parser.parse_args()
@@ -178,6 +208,7 @@ def main() -> None:
         print("== move times, one process (wall clock, and CPU time which load on the machine spares) ==")
         for preset in ("greek", "pisti"):
             move_times(preset, args.time_rounds, options)
+            master_times(preset, args.time_rounds, args.master_opponents or [], options)
         endgame_times(max(20, args.time_rounds * 4))
     if not args.skip_strength:
         print("== strength: duplicate deals, mean point difference per round of the first ==")

@@ -10,9 +10,8 @@ that slips, drawn per world from what the player's plays of the round tell), and
 with the best mean. The rollouts run on the compiled core (:func:`kseri.fast.rollouts`, the
 compiled play step and policies), a chunk of worlds at a time up to each pruning. Once the stock
 is empty and few cards remain, against players read as experts, each world is solved exactly
-instead
-(:mod:`kseri.agents.endgame`); when the view leaves one world only (two players, last batch)
-that solve is the truth.
+instead (:mod:`kseri.agents.endgame`); when the view leaves one world only (two players, last
+batch) that solve is the truth.
 
 The objective is the round's points relative to the opponents; when a side may reach the
 target this round, winning the match counts :data:`MATCH_WEIGHT` points more (the Greek +100

@@ -134,21 +134,20 @@ def _log_likelihoods(rules: FlatRules, hands: NDArray[np.int8], lengths: NDArray
                 out[world, seat, GREEDY] += np.log((1.0 - slip) / ties)
             else:
                 out[world, seat, GREEDY] += np.log(slip / (size - ties))
-            # the expert and the loose expert: a softmax over the expert's ratings
-            kernels.expert_choice(rules, state, False)
-            best = -1e300
+            # the expert and the loose expert: softmaxes over the expert's ratings, each card by
+            # how far it trails the expert's own play
+            best = state.ratings[kernels.expert_choice(rules, state, False)]
             chosen = 0.0
-            for j in range(size):
-                best = max(best, state.ratings[j])
-                if state.hands[seat, j] == played:
-                    chosen = state.ratings[j]
             spread = 0.0
             loose_spread = 0.0
             for j in range(size):
-                spread += np.exp((state.ratings[j] - best) / temperature)
-                loose_spread += np.exp((state.ratings[j] - best) / LOOSE_TEMPERATURE)
-            out[world, seat, EXPERT] += (chosen - best) / temperature - np.log(spread)
-            out[world, seat, LOOSE] += (chosen - best) / LOOSE_TEMPERATURE - np.log(loose_spread)
+                trail = state.ratings[j] - best
+                if state.hands[seat, j] == played:
+                    chosen = trail
+                spread += np.exp(trail / temperature)
+                loose_spread += np.exp(trail / LOOSE_TEMPERATURE)
+            out[world, seat, EXPERT] += chosen / temperature - np.log(spread)
+            out[world, seat, LOOSE] += chosen / LOOSE_TEMPERATURE - np.log(loose_spread)
 
 
 @compiled
