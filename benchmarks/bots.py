@@ -154,7 +154,7 @@ def master_times(preset: str, rounds: int, opponents: Sequence[str],
         name, style_options = OPPONENT_STYLES.get(opponent, (opponent, {}))
         master = make_agent("master", seed=1, **options.get("master", {}))
         times, _ = _timed_moves(rules, master, make_agent(name, seed=2, **style_options), rounds)
-        print(_summary(f"{preset} master move against {opponent}", times), flush=True)
+        print(_summary(f"{preset} master against {opponent}", times), flush=True)
 
 
 def endgame_times(rounds: int) -> None:
