@@ -42,17 +42,18 @@ MODEL = PlackettLuce(mu=START, sigma=START_SIGMA, beta=BETA, tau=TAU)
 """The rating model every family uses."""
 
 BOT_RATINGS: dict[str, dict[str, int]] = {
-    "greek": {"random": 1000, "expert-5": 1034, "expert-18": 1179, "expert-35": 1409, "greedy": 1426,
-              "expert-62": 1618, "learned": 1707, "expert": 1694, "master": 1821},
-    "pisti": {"random": 1000, "expert-5": 987, "expert-18": 1102, "expert-35": 1190, "greedy": 1258,
-              "expert-62": 1314, "learned": 1388, "expert": 1400, "master": 1432},
-    "classic": {"random": 1000, "expert-5": 995, "expert-18": 1103, "expert-35": 1194, "greedy": 1262,
-                "expert-62": 1320, "learned": 1377, "expert": 1408, "master": 1420},
+    "greek": {"random": 1000, "expert-5": 1027, "expert-18": 1199, "expert-35": 1400, "greedy": 1443,
+              "expert-62": 1610, "learned": 1697, "expert": 1690, "master": 1866},
+    "pisti": {"random": 1000, "expert-5": 1014, "expert-18": 1109, "expert-35": 1212, "greedy": 1285,
+              "expert-62": 1338, "learned": 1396, "expert": 1426, "master": 1452},
+    "classic": {"random": 1000, "expert-5": 1008, "expert-18": 1102, "expert-35": 1206, "greedy": 1266,
+                "expert-62": 1328, "learned": 1382, "expert": 1418, "master": 1449},
 }
 """Each bot level's strength per family on the players' scale, weakest first as
 :data:`~kseri.agents.AGENTS` lists them: the bench ladder's Elo (``kseri tournament random
-greedy learned expert-5 expert-18 expert-35 expert-62 expert master --rules FAMILY --deals 100
---matches 0 --workers 1``, 5 December 2026), anchored with ``random`` at 1000 (docs/players.md)."""
+greedy learned expert-5 expert-18 expert-35 expert-62 expert master --rules FAMILY --deals 200
+--matches 0 --workers 1``, 5 December 2026, the master reading four styles), anchored with
+``random`` at 1000 (docs/players.md)."""
 
 ratings = Table(
     "ratings", db.metadata,
