@@ -28,6 +28,8 @@ from kseri.agents.endgame import solve
 from kseri.agents.master import MasterAgent, play_classes
 from kseri.agents.sampler import Sampler
 from kseri.bench.duplicate import bench_deal, duplicate_round
+from kseri.bench.gauntlet import builtin
+from kseri.cli.gauntlet_cmd import default_pool
 
 PAIRINGS = (
     ("greek", "expert", "greedy"),
@@ -103,13 +105,6 @@ def _summary(label: str, times: list[tuple[float, float]]) -> str:
     return f"{label:38} n={len(times):4}  " + "   ".join(parts) + "  (ms)"
 
 
-OPPONENT_STYLES: dict[str, tuple[str, dict[str, float]]] = {
-    "noisy-expert-2": ("noisy-expert", {"temperature": 2.0}),
-}
-"""Opponents for ``--master-opponents`` that are styles with options, by their gauntlet names
-(the others are levels, built by name)."""
-
-
 def _timed_moves(rules: Rules, bot: Agent, other: Agent,
                  rounds: int) -> tuple[list[tuple[float, float]], list[int]]:
     """``bot``'s times per move at the even seats of ``rounds`` bench rounds against ``other``,
@@ -150,10 +145,12 @@ def master_times(preset: str, rounds: int, opponents: Sequence[str],
     """Print the master's time per move against each opponent: the style it reads there decides
     how the end is played (solved against the expert, rolled out against the others)."""
     rules = Rules.preset(preset)
+    pool = {entrant.name: entrant for entrant in default_pool() if entrant.make is not None}
     for opponent in opponents:
-        name, style_options = OPPONENT_STYLES.get(opponent, (opponent, {}))
+        entrant = pool.get(opponent) or builtin(opponent)
+        assert entrant.make is not None
         master = make_agent("master", seed=1, **options.get("master", {}))
-        times, _ = _timed_moves(rules, master, make_agent(name, seed=2, **style_options), rounds)
+        times, _ = _timed_moves(rules, master, entrant.make(seed=2), rounds)
         print(_summary(f"{preset} master against {opponent}", times), flush=True)
 
 
@@ -196,7 +193,8 @@ def main() -> None:
     parser.add_argument("--pairing", action="append", metavar="PRESET:FIRST:SECOND",
                         help="only these pairings (repeatable), e.g. greek:master:expert")
     parser.add_argument("--master-opponents", nargs="+", metavar="NAME",
-                        help="also time the master against these (levels, or noisy-expert-2)")
+                        help="also time the master against these: levels, or the gauntlet pool's "
+                             "opponents by name (noisy-expert-2, pisti-hunter, ...)")
     parser.add_argument("--skip-strength", action="store_true", help="only the timings")
     parser.add_argument("--skip-times", action="store_true", help="only the strength")
     args = parser.parse_args()
