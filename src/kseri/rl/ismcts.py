@@ -75,6 +75,9 @@ class ISMCTSAgent:
         bot = ismcts.ISMCTSBot(game, evaluator, self.uct_c, self.simulations,
                                random_state=self._numpy_rng,
                                final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT)
+        # the worlds drawn from this agent's stream: OpenSpiel's own sampler seeds itself
+        # from the clock, and the same seed would not replay alike
+        bot.set_resampler(lambda other, player: other.resample_from_infostate(player, self._rng.random))
         return card_for_action(view, int(bot.step(state)))
 
 
