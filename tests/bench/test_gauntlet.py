@@ -7,6 +7,7 @@ import statistics
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from engine_commands import misbehaving_engine
@@ -24,7 +25,7 @@ from kseri.bench.gauntlet import (
     pooled_gain,
     run_gauntlet,
 )
-from kseri.bench.gauntlet_report import summarize
+from kseri.bench.gauntlet_report import pool, summarize
 from kseri.bench.stats import t_quantile
 
 
@@ -53,11 +54,16 @@ def test_the_pooled_gain_averages_the_opponents_deal_by_deal_and_skips_forfeits(
         GauntletDeal(0, 2, 9.0, 0.0), GauntletDeal(1, 2, None, None, "deal 2: it died"),
         GauntletDeal(0, 3, 5.0, 0.0), GauntletDeal(1, 3, 5.0, 0.0),    # gains 5 and 5: 5
     ])
-    pooled = pooled_gain(outcome)
+    summary = summarize(outcome)
+    per_opponent = [{index: level - baseline for index, level, baseline in
+                     zip(*(row["per_deal"][key] for key in ("index", "level", "baseline")), strict=True)}
+                    for row in summary["opponents"]]
+    pooled = pooled_gain(per_opponent)
     assert pooled is not None and pooled.estimate == pytest.approx(2.0)
     half = t_quantile(0.975, 2) * statistics.stdev([2.0, -1.0, 5.0]) / math.sqrt(3)
     assert pooled.high == pytest.approx(2.0 + half)
-    summary = summarize(outcome)
+    assert summary["pooled_gain"]["mean"] == pytest.approx(2.0)
+    assert pooled_gain([]) is None and pooled_gain([{0: 1.0}, {1: 2.0}]) is None
     assert [row["scored"] for row in summary["opponents"]] == [4, 3]
     assert [row["gain"]["mean"] for row in summary["opponents"]] == [3.75, 2.0]  # 3 -2 9 5; 1 0 5
     assert summary["forfeits"] == [{"opponent": "r1", "problem": "deal 2: it died"}]
@@ -95,6 +101,34 @@ def test_runs_over_consecutive_deal_ranges_pool_deal_by_deal() -> None:
     rows = summarize(part)["opponents"]
     assert rows[0]["per_deal"] == {"index": [3, 4], "level": [d.level for d in whole.deals[3:]],
                                    "baseline": [d.baseline for d in whole.deals[3:]]}
+
+
+def _part(first: int, deals: int, opponents: int = 2) -> dict[str, Any]:
+    config = _config(opponents=opponents)
+    return summarize(run_gauntlet(GauntletConfig(config.level, config.opponents, config.rules, deals,
+                                                 config.seed, first_deal=first)))
+
+
+def test_summaries_of_consecutive_ranges_pool_into_the_whole_runs_summary() -> None:
+    whole = _part(0, 5)
+    pooled = pool([_part(3, 2), _part(0, 3)])
+    assert pooled == whole
+    assert pooled["opponents"][0]["per_deal"]["index"] == [0, 1, 2, 3, 4]
+
+
+def test_pooling_refuses_overlapping_deals_other_gauntlets_and_other_files() -> None:
+    with pytest.raises(ValueError, match="deals played twice against r0: 2"):
+        pool([_part(0, 3), _part(2, 2)])
+    with pytest.raises(ValueError, match=r"summary 2 is of another gauntlet: its opponents differs .*'r0'\]"):
+        pool([_part(0, 2), _part(2, 2, opponents=1)])
+    other = _part(2, 2)
+    other["config"]["rules"] = Rules.preset("greek").options()
+    with pytest.raises(ValueError, match=r"its rules differs from the first's .*name: 'greek', not 'pisti'"):
+        pool([_part(0, 2), other])
+    with pytest.raises(ValueError, match="summary 1 is not a gauntlet summary of format 1"):
+        pool([{"format": 9}])
+    with pytest.raises(ValueError, match="no summary given"):
+        pool([])
 
 
 def test_the_outcome_does_not_depend_on_the_workers() -> None:
@@ -149,6 +183,26 @@ def test_the_gauntlet_command_passes_its_first_deal_and_grace_on(tmp_path: Path)
     summary = json.loads(out_json.read_text())
     assert (summary["config"]["first_deal"], summary["config"]["grace_ms"]) == (5, 300)
     assert summary["opponents"][0]["per_deal"]["index"] == [5, 6]
+
+
+def test_gauntlet_pool_pools_the_commands_runs_and_refuses_what_does_not_pool(tmp_path: Path) -> None:
+    paths = []
+    for first in (0, 2):
+        paths.append(tmp_path / f"part{first}.json")
+        result = _kseri("gauntlet", "greedy", "--rules", "pisti", "--deals", "2", "--opponent", "random",
+                        "--first-deal", str(first), "--workers", "1", "--json", str(paths[-1]))
+        assert result.returncode == 0, result.stderr
+    whole, picture = tmp_path / "whole.json", tmp_path / "whole.png"
+    result = _kseri("gauntlet-pool", *map(str, paths), "--json", str(whole), "--plot", str(picture))
+    assert result.returncode == 0, result.stderr
+    assert "gain over expert" in result.stdout
+    summary = json.loads(whole.read_text())
+    assert summary["config"]["deals"] == 4 and summary["opponents"][0]["per_deal"]["index"] == [0, 1, 2, 3]
+    assert picture.read_bytes().startswith(b"\x89PNG")
+    twice = _kseri("gauntlet-pool", str(paths[0]), str(paths[0]))
+    assert twice.returncode == 2 and "deals played twice against random: 0, 1" in twice.stderr
+    missing = _kseri("gauntlet-pool", str(tmp_path / "none.json"))
+    assert missing.returncode == 2 and "cannot read" in missing.stderr and "none.json" in missing.stderr
 
 
 def test_the_gauntlet_command_refuses_bad_arguments() -> None:

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 import shlex
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -231,13 +231,12 @@ def paired_gain(level: Sequence[float], baseline: Sequence[float], confidence: f
     return mean_interval([a - b for a, b in zip(level, baseline, strict=True)], confidence)
 
 
-def pooled_gain(outcome: GauntletOutcome, confidence: float = 0.95) -> Interval | None:
-    """The gain over the baseline averaged over the opponents, deal by deal (a deal counts when
-    every opponent's game on it was scored), with its interval; ``None`` when no deal counts."""
-    count = len(outcome.config.opponents)
-    per_deal: dict[int, list[float]] = {}
-    for deal in outcome.deals:
-        if deal.level is not None and deal.baseline is not None:
-            per_deal.setdefault(deal.index, []).append(deal.level - deal.baseline)
-    means = [sum(gains) / count for gains in per_deal.values() if len(gains) == count]
+def pooled_gain(gains: Sequence[Mapping[int, float]], confidence: float = 0.95) -> Interval | None:
+    """The gain over the baseline averaged over the opponents, deal by deal, with its interval:
+    ``gains[opponent]`` maps each scored deal's index to the level's gain on it (a deal counts
+    when every opponent's game on it was scored); ``None`` when no deal counts."""
+    if not gains:
+        return None
+    common = set(gains[0]).intersection(*gains[1:])
+    means = [sum(each[index] for each in gains) / len(gains) for index in sorted(common)]
     return mean_interval(means, confidence) if means else None

@@ -7,6 +7,7 @@ The summary is a JSON-ready dict (:func:`summarize`); the table (:func:`render`)
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -27,6 +28,38 @@ def _figure(interval: Interval | None) -> dict[str, float | None]:
             for name, value in (("mean", interval.estimate), ("low", interval.low), ("high", interval.high))}
 
 
+def _row(name: str, played: int, index: list[int], level: list[float], baseline: list[float],
+         confidence: float) -> dict[str, Any]:
+    """One opponent's figures from its scored deals (``played`` counts the forfeited ones too)."""
+    return {
+        "opponent": name,
+        "played": played,
+        "scored": len(index),
+        "level": _figure(mean_interval(level, confidence) if level else None),
+        "baseline": _figure(mean_interval(baseline, confidence) if baseline else None),
+        "gain": _figure(paired_gain(level, baseline, confidence) if level else None),
+        "per_deal": {"index": index, "level": level, "baseline": baseline},
+    }
+
+
+def _summary(config: dict[str, Any], rows: list[dict[str, Any]], forfeits: list[dict[str, str]],
+             ) -> dict[str, Any]:
+    """The summary of ``rows`` (:func:`_row`) under ``config`` (JSON)."""
+    gains = [row["gain"]["mean"] for row in rows if row["gain"]["mean"] is not None]
+    per_opponent = [
+        {index: level - baseline for index, level, baseline in
+         zip(row["per_deal"]["index"], row["per_deal"]["level"], row["per_deal"]["baseline"], strict=True)}
+        for row in rows]
+    return {
+        "format": FORMAT,
+        "config": config,
+        "opponents": rows,
+        "pooled_gain": _figure(pooled_gain(per_opponent, config["confidence"])),
+        "worst_gain": min(gains) if gains else None,
+        "forfeits": forfeits,
+    }
+
+
 def summarize(outcome: GauntletOutcome, confidence: float = 0.95) -> dict[str, Any]:
     """The gauntlet's results with their intervals, as JSON-ready values."""
     config = outcome.config
@@ -35,38 +68,86 @@ def summarize(outcome: GauntletOutcome, confidence: float = 0.95) -> dict[str, A
     for number, opponent in enumerate(config.opponents):
         deals = [deal for deal in outcome.deals if deal.opponent == number]
         scored = [deal for deal in deals if deal.level is not None and deal.baseline is not None]
-        level = [deal.level for deal in scored if deal.level is not None]
-        baseline = [deal.baseline for deal in scored if deal.baseline is not None]
         forfeits += [{"opponent": opponent.name, "problem": deal.problem} for deal in deals if deal.problem]
-        rows.append({
-            "opponent": opponent.name,
-            "played": len(deals),
-            "scored": len(scored),
-            "level": _figure(mean_interval(level, confidence) if level else None),
-            "baseline": _figure(mean_interval(baseline, confidence) if baseline else None),
-            "gain": _figure(paired_gain(level, baseline, confidence) if level else None),
-            "per_deal": {"index": [deal.index for deal in scored], "level": level, "baseline": baseline},
-        })
-    gains = [row["gain"]["mean"] for row in rows if row["gain"]["mean"] is not None]
-    return {
-        "format": FORMAT,
-        "config": {
-            "level": config.level.describe(),
-            "baseline": config.baseline.describe(),
-            "opponents": [opponent.describe() for opponent in config.opponents],
-            "rules": config.rules.options(),
-            "deals": config.deals,
-            "first_deal": config.first_deal,
-            "seed": config.seed,
-            "time_ms": config.time_ms,
-            "grace_ms": config.grace_ms,
-            "confidence": confidence,
-        },
-        "opponents": rows,
-        "pooled_gain": _figure(pooled_gain(outcome, confidence)),
-        "worst_gain": min(gains) if gains else None,
-        "forfeits": forfeits,
-    }
+        rows.append(_row(opponent.name, len(deals), [deal.index for deal in scored],
+                         [deal.level for deal in scored if deal.level is not None],
+                         [deal.baseline for deal in scored if deal.baseline is not None], confidence))
+    return _summary({
+        "level": config.level.describe(),
+        "baseline": config.baseline.describe(),
+        "opponents": [opponent.describe() for opponent in config.opponents],
+        "rules": config.rules.options(),
+        "deals": config.deals,
+        "first_deal": config.first_deal,
+        "seed": config.seed,
+        "time_ms": config.time_ms,
+        "grace_ms": config.grace_ms,
+        "confidence": confidence,
+    }, rows, forfeits)
+
+
+def pool(summaries: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """One summary from runs of the same gauntlet over disjoint deals (``--first-deal``), pooled
+    deal by deal: the same level, baseline, opponents, rules and seed, no deal played twice.
+
+    >>> from kseri import Rules
+    >>> from kseri.bench.gauntlet import GauntletConfig, builtin, run_gauntlet
+    >>> def part(first: int) -> dict[str, Any]:
+    ...     config = GauntletConfig(builtin("greedy"), (builtin("random"),), Rules.preset("pisti"),
+    ...                             deals=2, seed=1, first_deal=first)
+    ...     return summarize(run_gauntlet(config))
+    >>> whole = pool([part(0), part(2)])
+    >>> whole["config"]["deals"], whole["config"]["first_deal"], whole["opponents"][0]["per_deal"]["index"]
+    (4, 0, [0, 1, 2, 3])
+    """
+    if not summaries:
+        raise ValueError("nothing to pool: no summary given")
+    first = summaries[0]
+    shared = ("level", "baseline", "opponents", "rules", "seed", "time_ms", "grace_ms", "confidence")
+    for number, summary in enumerate(summaries):
+        if summary.get("format") != FORMAT:
+            raise ValueError(f"summary {number + 1} is not a gauntlet summary of format {FORMAT}")
+        for key in shared:
+            theirs, ours = summary["config"][key], first["config"][key]
+            if theirs != ours:
+                raise ValueError(f"summary {number + 1} is of another gauntlet: its {key} differs from the "
+                                 f"first's ({_difference(theirs, ours)})")
+    rows: list[dict[str, Any]] = []
+    for number, opponent in enumerate(first["config"]["opponents"]):
+        index: list[int] = []
+        level: list[float] = []
+        baseline: list[float] = []
+        for summary in summaries:
+            deals = summary["opponents"][number]["per_deal"]
+            twice = sorted(set(index) & set(deals["index"]))
+            if twice:
+                raise ValueError(f"deals played twice against {opponent['name']}: "
+                                 f"{', '.join(map(str, twice[:5]))}{' …' if len(twice) > 5 else ''}")
+            index += deals["index"]
+            level += deals["level"]
+            baseline += deals["baseline"]
+        order = sorted(range(len(index)), key=index.__getitem__)
+        played = sum(summary["opponents"][number]["played"] for summary in summaries)
+        rows.append(_row(opponent["name"], played, [index[i] for i in order], [level[i] for i in order],
+                         [baseline[i] for i in order], first["config"]["confidence"]))
+    config = dict(first["config"])
+    config["deals"] = sum(summary["config"]["deals"] for summary in summaries)
+    config["first_deal"] = min(summary["config"]["first_deal"] for summary in summaries)
+    return _summary(config, rows, [item for summary in summaries for item in summary["forfeits"]])
+
+
+def _difference(theirs: Any, ours: Any) -> str:
+    """What differs between two values of a summary's config, in a few words."""
+    if isinstance(theirs, dict) and isinstance(ours, dict):
+        keys = sorted(key for key in theirs.keys() | ours.keys() if theirs.get(key) != ours.get(key))
+        return "; ".join(f"{key}: {theirs.get(key)!r}, not {ours.get(key)!r}" for key in keys)
+    if isinstance(theirs, list) and isinstance(ours, list):
+        return f"{[_name(each) for each in theirs]}, not {[_name(each) for each in ours]}"
+    return f"{theirs!r}, not {ours!r}"
+
+
+def _name(entrant: Any) -> Any:
+    return entrant.get("name", entrant) if isinstance(entrant, dict) else entrant
 
 
 def _span(figure: dict[str, float | None]) -> str:

@@ -1,4 +1,5 @@
-"""``kseri gauntlet``: a level against a pool of opponents of other styles, paired with the expert."""
+"""``kseri gauntlet``: a level against a pool of opponents of other styles, paired with the expert;
+``kseri gauntlet-pool``: runs of it over disjoint deals, pooled deal by deal."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from rich.markup import escape
 from kseri.agents.base import AGENTS, STYLES
 from kseri.agents.exploiter import DEFAULT_WORLDS, ExploiterAgent
 from kseri.bench.gauntlet import Entrant, GauntletConfig, builtin, engine, run_gauntlet
-from kseri.bench.gauntlet_report import plot, render, summarize
+from kseri.bench.gauntlet_report import plot, pool, render, summarize
 from kseri.cli.command import RayOptionCommand, app, check_workers, ray_option, rules_spec, run_on_executor
 from kseri.rules import Rules, RulesError
 
@@ -152,7 +153,38 @@ def gauntlet_command(
         raise typer.Exit(2) from None
     outcome = run_on_executor("gauntlet", "deals", deals * len(config.opponents), workers, ray,
                               partial(run_gauntlet, config), errors)
-    summary = summarize(outcome)
+    _report(summarize(outcome), console, json_path, plot_path)
+
+
+@app.command("gauntlet-pool")
+def gauntlet_pool_command(
+    paths: Annotated[list[Path], typer.Argument(
+        help="Summaries written by `kseri gauntlet --json` over disjoint deals (--first-deal).")],
+    json_path: Annotated[Path | None, typer.Option(
+        "--json", help="Write the pooled summary as JSON here.")] = None,
+    plot_path: Annotated[Path | None, typer.Option(
+        "--plot", help="Write the pooled margins and gains as a PNG.")] = None,
+) -> None:
+    """Pool runs of the same gauntlet (level, baseline, opponents, rules, seed) over disjoint deals,
+    deal by deal, and print the margins and gains with their intervals, as one long run would."""
+    errors = Console(stderr=True)
+    try:
+        summaries = []
+        for path in paths:
+            try:
+                summaries.append(json.loads(path.read_text(encoding="utf-8")))
+            except (OSError, json.JSONDecodeError) as error:
+                raise ValueError(f"cannot read {path}: {error}") from None
+        summary = pool(summaries)
+    except (ValueError, KeyError, TypeError) as error:
+        errors.print(f"[red]error:[/red] {escape(str(error))}", highlight=False)
+        raise typer.Exit(2) from None
+    _report(summary, Console(), json_path, plot_path)
+
+
+def _report(summary: dict[str, Any], console: Console, json_path: Path | None,
+            plot_path: Path | None) -> None:
+    """Print ``summary``, and write it as JSON and as a plot where asked."""
     render(summary, console)
     if json_path is not None:
         json_path.write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
