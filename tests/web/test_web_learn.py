@@ -118,6 +118,24 @@ def test_the_lobby_and_the_tutorial_in_each_language(
     screenshot(page, f"learn-{lang}")
 
 
+def test_a_link_to_a_lesson_makes_one_screen(
+        server: str, new_context: ContextFactory, page_errors: PageErrors) -> None:
+    """A link to a fragment fires popstate and then hashchange: the page routes once, so no
+    second screen's load can redraw the lesson over a learner's answer (the page asks for the
+    tutorial once per screen)."""
+    step = tutorial(server, "en")["lessons"][2]["steps"][0]
+    wrong = next(code for code in step["before"]["hand"] if code != step["card"])
+    page = page_errors.watch(new_context(DESKTOP).new_page())
+    page.goto(f"{server}/#learn")
+    expect(page.locator("#lesson-kseri")).to_be_visible()
+    loads: list[str] = []
+    page.on("request", lambda request: loads.append(request.url) if "/api/learn/" in request.url else None)
+    page.click("#lesson-kseri")
+    page.click(f'.learn-card[data-card="{wrong}"]')
+    expect(page.locator(".learn-ask .learn-feedback")).to_have_text(step["wrong"][wrong])
+    assert len(loads) == 1, loads
+
+
 def test_switching_the_language_on_the_tutorial_is_remembered(
         server: str, new_context: ContextFactory, page_errors: PageErrors) -> None:
     turkish = tutorial(server, "tr")

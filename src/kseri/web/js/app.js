@@ -20,8 +20,10 @@ import { TournamentScreen, TournamentsScreen } from "./tournaments.js";
 
 let screen = null;
 let online = true; // whether the server answered when the page loaded
+let routed = ""; // the address the screen was made for
 
 function route() {
+  routed = location.href;
   if (screen) screen.destroy();
   const root = document.getElementById("app");
   root.replaceChildren();
@@ -90,7 +92,9 @@ async function main() {
   await loadAccount();
   watchChallenges(loadInvitations);
   window.addEventListener("popstate", route);
-  window.addEventListener("hashchange", route);
+  // A link to a fragment fires popstate, then hashchange: one screen for it, not two whose
+  // loads race to draw the page.
+  window.addEventListener("hashchange", () => { if (location.href !== routed) route(); });
   route();
 }
 
