@@ -54,14 +54,11 @@ def test_the_pooled_gain_averages_the_opponents_deal_by_deal_and_skips_forfeits(
         GauntletDeal(0, 2, 9.0, 0.0), GauntletDeal(1, 2, None, None, "deal 2: it died"),
         GauntletDeal(0, 3, 5.0, 0.0), GauntletDeal(1, 3, 5.0, 0.0),    # gains 5 and 5: 5
     ])
-    summary = summarize(outcome)
-    per_opponent = [{index: level - baseline for index, level, baseline in
-                     zip(*(row["per_deal"][key] for key in ("index", "level", "baseline")), strict=True)}
-                    for row in summary["opponents"]]
-    pooled = pooled_gain(per_opponent)
+    pooled = pooled_gain([{0: 3.0, 1: -2.0, 2: 9.0, 3: 5.0}, {0: 1.0, 1: 0.0, 3: 5.0}])
     assert pooled is not None and pooled.estimate == pytest.approx(2.0)
     half = t_quantile(0.975, 2) * statistics.stdev([2.0, -1.0, 5.0]) / math.sqrt(3)
     assert pooled.high == pytest.approx(2.0 + half)
+    summary = summarize(outcome)
     assert summary["pooled_gain"]["mean"] == pytest.approx(2.0)
     assert pooled_gain([]) is None and pooled_gain([{0: 1.0}, {1: 2.0}]) is None
     assert [row["scored"] for row in summary["opponents"]] == [4, 3]
@@ -127,6 +124,8 @@ def test_pooling_refuses_overlapping_deals_other_gauntlets_and_other_files() -> 
         pool([_part(0, 2), other])
     with pytest.raises(ValueError, match="summary 1 is not a gauntlet summary of format 1"):
         pool([{"format": 9}])
+    with pytest.raises(ValueError, match="summary 2 is not a gauntlet summary of format 1"):
+        pool([_part(0, 2), [1, 2]])
     with pytest.raises(ValueError, match="no summary given"):
         pool([])
 

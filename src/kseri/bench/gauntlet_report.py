@@ -105,7 +105,7 @@ def pool(summaries: Sequence[dict[str, Any]]) -> dict[str, Any]:
     first = summaries[0]
     shared = ("level", "baseline", "opponents", "rules", "seed", "time_ms", "grace_ms", "confidence")
     for number, summary in enumerate(summaries):
-        if summary.get("format") != FORMAT:
+        if not isinstance(summary, dict) or summary.get("format") != FORMAT:
             raise ValueError(f"summary {number + 1} is not a gauntlet summary of format {FORMAT}")
         for key in shared:
             theirs, ours = summary["config"][key], first["config"][key]
