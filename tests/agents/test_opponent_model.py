@@ -10,7 +10,7 @@ import numpy as np
 
 from kseri import Match, Rules
 from kseri.agents import make_agent
-from kseri.agents.master import SOLVED_WORLDS, MasterAgent
+from kseri.agents.master import CONTESTED_FACTOR, SOLVED_WORLDS, MasterAgent
 from kseri.agents.sampler import Sampler
 from kseri.bench.ceiling import true_pool
 from kseri.bench.duplicate import bench_deal
@@ -152,3 +152,20 @@ def test_the_master_solves_the_end_exactly_only_against_players_read_as_experts(
                 else:
                     match.play(opponent.choose(view))
         assert checked >= 4
+
+
+def test_a_contested_move_plays_more_worlds_only_where_the_rollouts_run_to_the_end() -> None:
+    """Rolled out to the round's end (Pisti), a move whose cards its worlds do not tell apart
+    plays on, up to :data:`CONTESTED_FACTOR` times its worlds, and one decided early stops early;
+    rolled out to the batch's end (the Greek game), every move stops at its worlds."""
+    for preset, factor in (("pisti", CONTESTED_FACTOR), ("greek", 1)):
+        rules = Rules.preset(preset)
+        worlds = []
+        for index in range(6):
+            match = Match(rules, deal=bench_deal(rules, "contested", index))
+            master = MasterAgent(seed=index, iterations=32)
+            master.choose(match.view(match.turn))
+            worlds.append(master.last_worlds)
+        assert max(worlds) == 32 * factor, (preset, worlds)
+        if factor > 1:
+            assert min(worlds) < 32, worlds
