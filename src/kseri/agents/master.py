@@ -61,12 +61,11 @@ ROLLOUT_TO_END_BATCH = 4
 """Rules dealing at most this many cards a seat a batch roll out to the round's end (on the
 bench: Pisti +0.9 points a round better than stopping at the batch's end); larger batches stop
 there (Greek: 1.9 points better than rolling on to the end)."""
-CONTESTED_FACTOR = 3
+CONTESTED_FACTOR = 2
 """Where the rollouts run to the round's end (their points vary the most), a move whose
 candidates are not yet told apart after its worlds (more than one left within
-:data:`PRUNE_Z` standard errors of the best) plays on up to this many times as many (Pisti, 600
-duplicate deals against each of four opponents, deal by deal against stopping: +0.22 a game on
-average)."""
+:data:`PRUNE_Z` standard errors of the best) plays on with its two best up to this many times
+as many worlds."""
 MATCH_WEIGHT = 100.0
 """Extra value of winning the match this round (and cost of losing it)."""
 MATCH_REACH = 60
@@ -180,6 +179,9 @@ class MasterAgent:
                     values[card].append(value)
             if worlds % PRUNE_EVERY == 0:
                 active = _prune(active, values)
+                if budget is not None and worlds >= budget and len(active) > 2:
+                    # past its worlds a contested move settles between its two best
+                    active = sorted(active, key=lambda card: -fmean(values[card]))[:2]
                 if len(active) == 1:
                     break
         self.last_worlds = worlds
