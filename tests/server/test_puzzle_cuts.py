@@ -6,12 +6,15 @@ by rule family."""
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from playerkit import Browser, Player
 from serverkit import Server, bot, human
 
@@ -31,6 +34,63 @@ def cut_of(url: str, table: str, limit_s: float = 300) -> int:
             return int(found[0][0])
         time.sleep(0.5)
     raise AssertionError(f"table {table} was not cut in {limit_s} s")
+
+
+def children(pid: int) -> set[int]:
+    """The processes whose parent is ``pid`` (from ``/proc``)."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.add(int(entry.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` is a running process (not gone, not a zombie)."""
+    try:
+        return (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def finished_game(server: Server, name: str, level: str = "greedy") -> str:
+    """A Greek game to 10 points between ``name`` and a bot, played to its end; its table."""
+    created = server.create([human(name), bot(level)], rules="greek,target=10")
+    table, token = created["table"]["id"], created["token"]
+
+    async def play() -> None:
+        player = await Player.connect(Browser(server), table, token)
+        await player.play_to_the_end()
+        await player.close()
+
+    asyncio.run(play())
+    return str(table)
+
+
+@pytest.mark.parametrize("end", ["stop", "kill"])
+def test_the_analysis_worker_ends_with_its_server(start_server: Callable[..., Server], sqlite_url: str,
+                                                  end: str) -> None:
+    """The worker processes (the one that cuts puzzles and analyses games, those that search
+    the master's moves) do not outlive their server, whether it stops (SIGTERM) or is killed
+    with kill -9 while they are idle."""
+    server = start_server(sqlite_url, bot_delay="0", puzzle_cuts="600")
+    cut_of(sqlite_url, finished_game(server, "Eleni", "master"))
+    assert server.process is not None
+    workers = children(server.process.pid)
+    assert len(workers) >= 2, "the cutting and the master's search ran in worker processes"
+    server.stop() if end == "stop" else server.kill()
+    deadline = time.monotonic() + 120
+    while any(map(alive, workers)) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    left = [pid for pid in workers if alive(pid)]
+    for pid in left:
+        os.kill(pid, 9)
+    assert not left, f"the server's worker processes {left} outlived it"
 
 
 def test_a_finished_games_clear_positions_enter_the_pool_without_a_request(

@@ -60,6 +60,7 @@ from kseri.server.registry import Change, TableRegistry
 from kseri.server.room import GameTable
 from kseri.server.seats import SeatState
 from kseri.server.throttles import SharedBuckets, Throttles
+from kseri.server.workers import end_with_server
 
 log = logging.getLogger("kseri.server")
 T = TypeVar("T")
@@ -113,11 +114,12 @@ _progress: Any = None
 
 def _start_worker(progress: Any) -> None:
     """Run the analysis worker below the server's priority (play stays quick on a busy
-    machine), telling its progress through ``progress``."""
+    machine), telling its progress through ``progress``, and ending with the server."""
     global _progress
     _progress = progress
     with contextlib.suppress(OSError):
         os.nice(ANALYSIS_NICENESS)
+    end_with_server()
 
 
 def _analyse(record: dict[str, Any], job: int) -> dict[str, Any]:

@@ -11,6 +11,8 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TypeVar
@@ -25,6 +27,24 @@ T = TypeVar("T")
 CHEAP_LEVELS = frozenset({"random", "greedy", "learned", "expert", *RUNGS})
 """Bot levels whose moves take well under a millisecond (the ladder's rungs are dialled experts):
 played on the loop itself."""
+
+
+SERVER_CHECK_S = 1.0
+"""Seconds between a worker process's checks that its server still runs."""
+
+
+def end_with_server() -> None:
+    """Make this worker process end once the server that started it has gone (a pool's
+    initializer): a server killed with kill -9 leaves no worker behind, which its pool's queue
+    would never tell to stop."""
+    threading.Thread(target=_end_with, args=(os.getppid(),), name="end-with-server", daemon=True).start()
+
+
+def _end_with(server: int) -> None:
+    """End this process once its parent, the process ``server``, has gone."""
+    while os.getppid() == server:
+        time.sleep(SERVER_CHECK_S)
+    os._exit(0)
 
 
 class SearchBusy(Exception):
@@ -57,7 +77,7 @@ class SearchPool:
     def _pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
             spawn = multiprocessing.get_context("spawn")
-            self._executor = ProcessPoolExecutor(self.workers, mp_context=spawn)
+            self._executor = ProcessPoolExecutor(self.workers, mp_context=spawn, initializer=end_with_server)
         return self._executor
 
     async def hint(self, view: View, seed: int) -> list[tuple[Card, float]]:
