@@ -123,3 +123,15 @@ class Player:
 
     async def close(self) -> None:
         await self.connection.close()
+
+
+def play_out(browser: Browser, table_id: str, token: str | None = None) -> None:
+    """Play ``browser``'s seat at a table (or ``token``'s) to the match's end, as a
+    :class:`Player` on a connection of its own."""
+
+    async def play() -> None:
+        player = await Player.connect(browser, table_id, token)
+        await player.play_to_the_end()
+        await player.close()
+
+    asyncio.run(play())

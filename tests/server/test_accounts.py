@@ -9,7 +9,7 @@ import sqlite3
 from collections.abc import Callable
 
 import httpx
-from playerkit import Browser, Player
+from playerkit import Browser, Player, play_out
 from serverkit import Server, bot, human
 
 PASSWORD = "correct horse battery"
@@ -170,13 +170,7 @@ def finished_guest_game(server: Server, name: str) -> tuple[str, str]:
     """A guest's match against a bot, played to the end; the table and the guest's token."""
     created = server.create([human(name), bot("random")])
     table, token = created["table"]["id"], created["token"]
-
-    async def play() -> None:
-        player = await Player.connect(Browser(server), table, token)
-        await player.play_to_the_end()
-        await player.close()
-
-    asyncio.run(play())
+    play_out(Browser(server), table, token)
     return table, token
 
 

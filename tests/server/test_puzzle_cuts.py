@@ -5,7 +5,6 @@ by rule family."""
 
 from __future__ import annotations
 
-import asyncio
 import os
 import sqlite3
 import time
@@ -15,7 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
-from playerkit import Browser, Player
+from playerkit import Browser, play_out
 from serverkit import Server, bot, human
 
 
@@ -62,13 +61,7 @@ def finished_game(server: Server, name: str, level: str = "greedy") -> str:
     """A Greek game to 10 points between ``name`` and a bot, played to its end; its table."""
     created = server.create([human(name), bot(level)], rules="greek,target=10")
     table, token = created["table"]["id"], created["token"]
-
-    async def play() -> None:
-        player = await Player.connect(Browser(server), table, token)
-        await player.play_to_the_end()
-        await player.close()
-
-    asyncio.run(play())
+    play_out(Browser(server), table, token)
     return str(table)
 
 
@@ -99,13 +92,7 @@ def test_a_finished_games_clear_positions_enter_the_pool_without_a_request(
     created = server.create([human("Eleni"), bot("greedy")], rules="greek,target=10")
     table, token = created["table"]["id"], created["token"]
     Browser(server).sign_up("Eleni", seats=[{"table": table, "token": token}])
-
-    async def play() -> None:
-        player = await Player.connect(Browser(server), table, token)
-        await player.play_to_the_end()
-        await player.close()
-
-    asyncio.run(play())
+    play_out(Browser(server), table, token)
     found = cut_of(sqlite_url, table)
     kept = rows(sqlite_url, "SELECT id, origin, owner FROM puzzles WHERE table_id = ?", table)
     assert found == len(kept) > 0, "a round leaves positions where one card is clearly best"
@@ -120,13 +107,7 @@ def test_a_finished_games_clear_positions_enter_the_pool_without_a_request(
         assert "answers" not in shown.json() and shown.json()["view"]["seat"] in (0, 1)
     # another game finished: cut next; the first is not cut again, even after a restart
     second = server.create([human("Nikos"), bot("greedy")], rules="greek,target=10")
-
-    async def play_second() -> None:
-        player = await Player.connect(Browser(server), second["table"]["id"], second["token"])
-        await player.play_to_the_end()
-        await player.close()
-
-    asyncio.run(play_second())
+    play_out(Browser(server), second["table"]["id"], second["token"])
     cut_of(sqlite_url, second["table"]["id"])
     server.stop()
     before = rows(sqlite_url, "SELECT table_id, found, at FROM puzzle_cuts ORDER BY table_id")

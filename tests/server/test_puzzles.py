@@ -4,12 +4,11 @@ retry, bad input refused with nothing stored, and a finished game's mistakes mad
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from typing import Any
 
 import httpx
-from playerkit import Browser, Player
+from playerkit import Browser, play_out
 from serverkit import Server, bot, human
 
 from kseri.analysis.puzzles import starting_set
@@ -103,13 +102,7 @@ def test_a_finished_games_mistakes_become_the_players_puzzles(
     eleni.sign_up("Eleni", seats=[{"table": table, "token": token}])
     stranger = Browser(server)
     stranger.sign_up("Stranger")
-
-    async def play() -> None:
-        player = await Player.connect(eleni, table)
-        await player.play_to_the_end()  # the first card every time: mistakes to learn from
-        await player.close()
-
-    asyncio.run(play())
+    play_out(eleni, table)  # the first card every time: mistakes to learn from
     error(stranger.post(f"/api/tables/{table}/puzzles"), 404, "not-your-game")
     error(httpx.post(f"{server.http}/api/tables/{table}/puzzles"), 401, "not-signed-in")
     made = eleni.post(f"/api/tables/{table}/puzzles")
@@ -134,13 +127,7 @@ def test_win_odds_of_a_finished_casual_game_and_never_of_a_rated_one(
     table, token = created["table"]["id"], created["token"]
     error(httpx.get(f"{server.http}/api/tables/{table}/odds", params={"round": 0, "play": 0}), 409,
           "not-finished")  # in play: the odds would speak of cards not yet shown
-
-    async def play() -> None:
-        player = await Player.connect(Browser(server), table, token)
-        await player.play_to_the_end()
-        await player.close()
-
-    asyncio.run(play())
+    play_out(Browser(server), table, token)
     answer = httpx.get(f"{server.http}/api/tables/{table}/odds", params={"round": 0, "play": 3}, timeout=120)
     assert answer.status_code == 200, answer.text
     odds = answer.json()
