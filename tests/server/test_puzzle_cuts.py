@@ -57,22 +57,16 @@ def alive(pid: int) -> bool:
         return False
 
 
-def finished_game(server: Server, name: str, level: str = "greedy") -> str:
-    """A Greek game to 10 points between ``name`` and a bot, played to its end; its table."""
-    created = server.create([human(name), bot(level)], rules="greek,target=10")
-    table, token = created["table"]["id"], created["token"]
-    play_out(Browser(server), table, token)
-    return str(table)
-
-
 @pytest.mark.parametrize("end", ["stop", "kill"])
-def test_the_analysis_worker_ends_with_its_server(start_server: Callable[..., Server], sqlite_url: str,
-                                                  end: str) -> None:
+def test_worker_processes_end_with_their_server(start_server: Callable[..., Server], sqlite_url: str,
+                                                end: str) -> None:
     """The worker processes (the one that cuts puzzles and analyses games, those that search
     the master's moves) do not outlive their server, whether it stops (SIGTERM) or is killed
     with kill -9 while they are idle."""
     server = start_server(sqlite_url, bot_delay="0", puzzle_cuts="600")
-    cut_of(sqlite_url, finished_game(server, "Eleni", "master"))
+    created = server.create([human("Eleni"), bot("master")], rules="greek,target=10")
+    play_out(Browser(server), created["table"]["id"], created["token"])
+    cut_of(sqlite_url, created["table"]["id"])
     assert server.process is not None
     workers = children(server.process.pid)
     assert len(workers) >= 2, "the cutting and the master's search ran in worker processes"
