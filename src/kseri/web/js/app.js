@@ -24,7 +24,12 @@ let routed = ""; // the address the screen was made for
 
 function route() {
   routed = location.href;
-  if (screen) screen.destroy();
+  if (screen) {
+    screen.destroy();
+    // What the screen left still draws (a fetch answered late, a play's flight ending) lands in
+    // a root of its own, off the page, not over the next screen.
+    screen.root = document.createElement("div");
+  }
   const root = document.getElementById("app");
   root.replaceChildren();
   for (const node of document.querySelectorAll(".celebration")) node.remove(); // not over the next page

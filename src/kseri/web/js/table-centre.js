@@ -18,7 +18,7 @@ export const centreMethods = {
   async drain() {
     if (this.draining) return;
     this.draining = true;
-    while (this.queue.length) {
+    while (this.queue.length && !this.gone) {
       const message = this.queue.shift();
       await this.apply(message, this.queue.length > 0);
     }

@@ -67,6 +67,7 @@ export class TableScreen {
     this.talkOpen = false;
     this.bubbles = {}; // seat → the phrase it said a moment ago (talk.js)
     this.passPlay = null; // pass and play: {held: the seats this device holds, asked: the seat shown}
+    this.gone = false; // left (destroy): nothing more is drawn
     this.notices = new TurnNotices();
     this.keyHandler = (event) => this.onKey(event);
     document.addEventListener("keydown", this.keyHandler);
@@ -97,7 +98,10 @@ export class TableScreen {
     else this.connect(null);
   }
 
+  /** Leave the table: the plays still queued are not shown, and nothing more is drawn (nor
+   *  the page's title set, nor a play announced) once the person has moved on. */
   destroy() {
+    this.gone = true;
     document.removeEventListener("keydown", this.keyHandler);
     this.notices.destroy();
     if (this.connection) this.connection.close();
@@ -298,7 +302,7 @@ export class TableScreen {
   }
 
   render() {
-    if (!this.connection) return;
+    if (!this.connection || this.gone) return;
     this.watchRatings();
     const active = document.activeElement;
     const focusId = active && this.root.contains(active) ? active.id : null;
