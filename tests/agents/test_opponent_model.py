@@ -11,9 +11,9 @@ import numpy as np
 from kseri import Match, Rules
 from kseri.agents import make_agent
 from kseri.agents.master import CONTESTED_FACTOR, SOLVED_WORLDS, MasterAgent
-from kseri.agents.sampler import Sampler
+from kseri.agents.sampler import STYLE_FLOOR, Sampler
 from kseri.bench.ceiling import true_pool
-from kseri.bench.duplicate import bench_deal
+from kseri.bench.duplicate import bench_deal, play_round
 from kseri.fast.kernels import LOOSE_TEMPERATURE
 from kseri.fast.sampling import STYLES, shuffled_pools
 
@@ -169,3 +169,30 @@ def test_a_contested_move_plays_more_worlds_only_where_the_rollouts_run_to_the_e
         assert max(worlds) == 32 * factor, (preset, worlds)
         if factor > 1:
             assert min(worlds) < 32, worlds
+
+
+def test_the_master_reads_a_player_by_the_match_s_earlier_rounds() -> None:
+    """What a player's earlier rounds showed carries into the next: at the master's first play of
+    a round, before any batch of it is over, a master that sat across a random player for two
+    rounds (in either seat) reads it as random, while a master new to it reads the prior, the
+    expert. Within a round nothing is carried; the read never leaves a style less than
+    :data:`STYLE_FLOOR`."""
+    rules = Rules.preset("pisti")
+    master = MasterAgent(seed=1, iterations=4)
+    opponent = make_agent("random", seed=3)
+    match = Match(rules, deal=bench_deal(rules, "memory", 0))
+    while (seat := match.turn) is not None:
+        match.play((master if seat == 1 else opponent).choose(match.view(seat)))
+        assert master.earlier is None
+    play_round(rules, bench_deal(rules, "memory", 1), [master, opponent])
+    assert master.earlier is not None and master.earlier.shape == (2, len(STYLES))
+    match = Match(rules, deal=bench_deal(rules, "memory", 2))
+    while match.turn != 0:
+        match.play(opponent.choose(match.view(1)))
+    view = match.view(0)
+    master.choose(view)  # a new round: the last one's last view is recalled
+    read = np.exp(master.sampler(view).styles[1])
+    fresh = np.exp(MasterAgent(seed=1).sampler(view).styles[1])
+    assert STYLES[int(read.argmax())] == "random" and read.max() > 0.9, read
+    assert STYLES[int(fresh.argmax())] == "expert", fresh
+    assert read.min() >= STYLE_FLOOR / 1.01

@@ -1,11 +1,13 @@
 """The gauntlet: its paired statistics by hand, its pairing of games, and ``kseri gauntlet`` end to end."""
 
+import collections
 import json
 import math
 import shlex
 import statistics
 import subprocess
 import sys
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +15,7 @@ import pytest
 from engine_commands import misbehaving_engine
 
 from kseri import Rules
-from kseri.agents import make_agent
+from kseri.agents import Agent, make_agent
 from kseri.bench.duplicate import bench_deal, duplicate_round
 from kseri.bench.gauntlet import (
     Entrant,
@@ -100,6 +102,35 @@ def test_runs_over_consecutive_deal_ranges_pool_deal_by_deal() -> None:
                                    "baseline": [d.baseline for d in whole.deals[3:]]}
 
 
+BUILT: list[str] = []
+"""The agents :func:`_counted` built in this process, by name."""
+
+
+def _counted(name: str, seed: int, **options: Any) -> Agent:
+    BUILT.append(name)
+    return make_agent(name, seed=seed, **options)
+
+
+def test_a_match_of_rounds_keeps_the_level_and_the_baseline_and_builds_the_opponent_each_deal() -> None:
+    """With ``rounds`` the deals are played in matches: the level and the baseline are built once
+    a match and seat order, the opponent for every deal with its seeds (so the expert, who
+    remembers nothing, scores each deal as in single rounds, and so does the level on each match's
+    first deal)."""
+    rules = Rules.preset("pisti")
+    pool = (Entrant("counted-random", make=partial(_counted, "random")),)
+    level = Entrant("counted-master", make=partial(_counted, "master", iterations=8))
+    baseline = Entrant("counted-expert", make=partial(_counted, "expert"))
+    single = run_gauntlet(GauntletConfig(level, pool, rules, 4, seed=3, baseline=baseline))
+    BUILT.clear()
+    matches = run_gauntlet(GauntletConfig(level, pool, rules, 4, seed=3, baseline=baseline, rounds=2))
+    # 2 matches, in 2 seat orders each; the opponent: 4 deals, 2 seat orders, 2 games a deal
+    assert collections.Counter(BUILT) == {"master": 4, "expert": 4, "random": 16}
+    assert [deal.index for deal in matches.deals] == [0, 1, 2, 3]
+    assert [deal.baseline for deal in matches.deals] == [deal.baseline for deal in single.deals]
+    assert [matches.deals[i].level for i in (0, 2)] == [single.deals[i].level for i in (0, 2)]
+    assert summarize(matches)["config"]["rounds"] == 2
+
+
 def _part(first: int, deals: int, opponents: int = 2) -> dict[str, Any]:
     config = _config(opponents=opponents)
     return summarize(run_gauntlet(GauntletConfig(config.level, config.opponents, config.rules, deals,
@@ -128,6 +159,13 @@ def test_pooling_refuses_overlapping_deals_other_gauntlets_and_other_files() -> 
         pool([_part(0, 2), [1, 2]])
     with pytest.raises(ValueError, match="no summary given"):
         pool([])
+    in_matches = _part(2, 2)
+    in_matches["config"]["rounds"] = 2
+    with pytest.raises(ValueError, match=r"its rounds differs from the first's .*2, not 1"):
+        pool([_part(0, 2), in_matches])
+    written_before = _part(2, 2)
+    del written_before["config"]["rounds"]  # summaries written before there were matches: rounds of 1
+    assert pool([_part(0, 2), written_before])["config"]["deals"] == 4
 
 
 def test_the_outcome_does_not_depend_on_the_workers() -> None:
@@ -142,6 +180,8 @@ def test_a_bad_gauntlet_is_refused_naming_the_problem() -> None:
         GauntletConfig(builtin("greedy"), (builtin("greedy"),), Rules.preset("pisti"), 2, 1)
     with pytest.raises(ValueError, match="deals >= 1 and first_deal >= 0, not 0 and 0"):
         _config(deals=0)
+    with pytest.raises(ValueError, match=r"the deals \(3\) must make whole matches of 2 rounds"):
+        GauntletConfig(builtin("greedy"), (builtin("random"),), Rules.preset("pisti"), 3, 1, rounds=2)
     with pytest.raises(ValueError, match="either a maker or an engine command"):
         Entrant("nobody")
     with pytest.raises(ValueError, match="unexpected keyword argument 'temprature'"):
@@ -172,15 +212,18 @@ def test_the_gauntlet_command_writes_the_table_json_and_png(tmp_path: Path) -> N
     assert out_png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-def test_the_gauntlet_command_passes_its_first_deal_and_grace_on(tmp_path: Path) -> None:
-    """``--first-deal`` picks the deals (runs over consecutive ranges pool) and ``--grace-ms`` is
-    the engines' grace, each where it belongs."""
+def test_the_gauntlet_command_passes_its_first_deal_grace_and_rounds_on(tmp_path: Path) -> None:
+    """``--first-deal`` picks the deals (runs over consecutive ranges pool), ``--grace-ms`` is
+    the engines' grace and ``--rounds`` the deals a match, each where it belongs."""
     out_json = tmp_path / "g.json"
     result = _kseri("gauntlet", "greedy", "--rules", "pisti", "--deals", "2", "--opponent", "random",
-                    "--first-deal", "5", "--grace-ms", "300", "--workers", "1", "--json", str(out_json))
+                    "--first-deal", "5", "--grace-ms", "300", "--rounds", "2", "--workers", "1",
+                    "--json", str(out_json))
     assert result.returncode == 0, result.stderr
+    assert "in matches of 2 rounds" in result.stdout
     summary = json.loads(out_json.read_text())
-    assert (summary["config"]["first_deal"], summary["config"]["grace_ms"]) == (5, 300)
+    config = summary["config"]
+    assert (config["first_deal"], config["grace_ms"], config["rounds"]) == (5, 300, 2)
     assert summary["opponents"][0]["per_deal"]["index"] == [5, 6]
 
 
@@ -211,6 +254,8 @@ def test_the_gauntlet_command_refuses_bad_arguments() -> None:
     assert opponent.returncode == 2 and "no opponent 'shark' in the pool" in opponent.stderr
     dial = _kseri("gauntlet", "greedy", "--strength", "0.5", "--deals", "1")
     assert dial.returncode == 2 and "'greedy' has no strength dial" in dial.stderr
+    rounds = _kseri("gauntlet", "greedy", "--opponent", "random", "--deals", "3", "--rounds", "2")
+    assert rounds.returncode == 2 and "the deals (3) must make whole matches of 2 rounds" in rounds.stderr
 
 
 def test_the_gauntlet_command_plays_the_exploiter_against_its_target(tmp_path: Path) -> None:

@@ -101,10 +101,24 @@ class MasterAgent:
         self.time_ms = time_ms
         self.last_worlds = 0
         """Worlds the last search played out or solved (a figure for the benchmarks)."""
+        self.earlier: NDArray[np.float64] | None = None
+        """What the match's earlier rounds told of each other player's style: per seat counted
+        from this one (0: itself), the summed :attr:`Sampler.evidence` of the last view of each
+        round (:meth:`recall`; ``None``: none yet)."""
+        self._latest: View | None = None
+
+    def recall(self, view: View) -> None:
+        """Take in what the last view of an earlier round of the match tells of the other
+        players' styles (the plays of its batches played out). The agent recalls the last view it
+        was asked to play in each round by itself; a server that builds an agent for each play
+        hands it those views instead."""
+        read = np.roll(Sampler(view).evidence, -view.seat, axis=0)
+        self.earlier = read if self.earlier is None else self.earlier + read
 
     def sampler(self, view: View) -> Sampler:
-        """The worlds consistent with ``view``."""
-        return Sampler(view)
+        """The worlds consistent with ``view``, the styles read with what the match's earlier
+        rounds told (:attr:`earlier`)."""
+        return Sampler(view, None if self.earlier is None else np.roll(self.earlier, view.seat, axis=0))
 
     def evaluate(self, view: View) -> list[tuple[Card, float, float]]:
         """Each legal play with its mean round points relative to the opponents and its mean
@@ -193,7 +207,11 @@ class MasterAgent:
         return ranked
 
     def choose(self, view: View) -> Card:
-        """The play with the best mean value."""
+        """The play with the best mean value (a view of a new round first recalls the last one of
+        the round before)."""
+        if self._latest is not None and not _continues(self._latest, view):
+            self.recall(self._latest)
+        self._latest = view
         if len(play_classes(view.hand, view.rules.points_table)) == 1:
             return view.hand[0]
         return self.evaluate(view)[0][0]
@@ -213,6 +231,13 @@ def _prune(active: list[Card], values: dict[Card, list[float]]) -> list[Card]:
         if float(differences.mean()) <= PRUNE_Z * spread / len(differences) ** 0.5:
             kept.append(card)
     return kept
+
+
+def _continues(before: View, now: View) -> bool:
+    """Whether ``now`` is a later moment of the round ``before`` was seen in."""
+    return (now.round_index == before.round_index and now.dealer == before.dealer
+            and now.centre_dealt == before.centre_dealt and len(now.plays) >= len(before.plays)
+            and now.plays[: len(before.plays)] == before.plays)
 
 
 def _one_world(view: View, sampler: Sampler) -> bool:

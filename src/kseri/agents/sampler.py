@@ -38,6 +38,9 @@ OVERSAMPLE = 8
 STYLE_PRIOR = (0.1, 0.1, 0.6, 0.2)
 """How likely each style of :data:`~kseri.fast.sampling.STYLES` (random, greedy, expert, loose)
 is before a player has played: most players play with sense, the expert's model of it."""
+STYLE_FLOOR = 0.001
+"""The least likelihood a style keeps before a round's plays, however much the earlier rounds
+spoke against it (:class:`Sampler`'s ``earlier``): a player may change their ways."""
 
 
 def _log_sum(logs: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -76,10 +79,13 @@ class Sampler:
 
     __slots__ = (
         "_base", "_dealer_holds_shown", "_plays_read", "_shown_in_stock",
-        "face_down_unknown", "styles", "unseen", "view",
+        "evidence", "face_down_unknown", "styles", "unseen", "view",
     )
 
-    def __init__(self, view: View) -> None:
+    def __init__(self, view: View, earlier: NDArray[np.float64] | None = None) -> None:
+        """``earlier[seat, style]``: the log-likelihood of each seat's plays of the match's earlier
+        rounds under each style (the sum of those rounds' :attr:`evidence`), which sharpens the
+        prior before this round's plays; ``None``: nothing read before."""
         if view.turn is None:
             raise ValueError("no world to sample: no play is due in this view")
         self.view = view
@@ -99,9 +105,12 @@ class Sampler:
         self.face_down_unknown = face_down if face_down and not view.face_down_seen else 0
         """Face-down centre cards the viewer has not seen (in the centre or taken by another)."""
         self._base, self._plays_read, past_read = self._replay(face_down)
-        self.styles = self._styles(past_read)
-        """Per seat, the log-probability of each style of :data:`~kseri.fast.sampling.STYLES` given
-        that seat's plays of the earlier batches (the viewer's own row: the prior)."""
+        self.evidence = self._evidence(past_read)
+        """Per seat, the log-likelihood of its plays of this round's earlier batches under each
+        style of :data:`~kseri.fast.sampling.STYLES` (the viewer's own row: 0)."""
+        self.styles = self._styles(earlier)
+        """Per seat, the log-probability of each style given that seat's plays of the earlier
+        rounds and of this round's earlier batches (the viewer's own row: the prior)."""
         needed = (sum(view.hand_sizes) - len(view.hand) + view.stock_size + self.face_down_unknown
                   - self._shown_in_stock - self._dealer_holds_shown)
         if needed != len(self.unseen):
@@ -216,16 +225,28 @@ class Sampler:
                 taken += size
         return hands, taken
 
-    def _styles(self, past: PlaysRead) -> NDArray[np.float64]:
-        """The style posterior of each seat from its plays of earlier batches, whose hands are
-        known in full once played (:attr:`styles`)."""
+    def _evidence(self, past: PlaysRead) -> NDArray[np.float64]:
+        """:attr:`evidence`: the plays of earlier batches, whose hands are known in full once
+        played."""
         from kseri.fast.sampling import log_likelihoods
         rules = self.view.rules
-        logs = np.log(np.tile(np.array(STYLE_PRIOR), (rules.players, 1)))
-        if len(past.clues):
-            empty = np.zeros((1, rules.players, rules.batch_size), np.int8)
-            logs += log_likelihoods(rules, empty, np.zeros(rules.players, np.int64), past.clues, past.seen,
-                                    past.later, past.later_len)[0]
+        if not len(past.clues):
+            return np.zeros((rules.players, len(STYLE_PRIOR)))
+        empty = np.zeros((1, rules.players, rules.batch_size), np.int8)
+        logs: NDArray[np.float64] = log_likelihoods(
+            rules, empty, np.zeros(rules.players, np.int64), past.clues, past.seen, past.later,
+            past.later_len)[0]
+        return logs
+
+    def _styles(self, earlier: NDArray[np.float64] | None) -> NDArray[np.float64]:
+        """:attr:`styles`: the prior, sharpened by the earlier rounds down to
+        :data:`STYLE_FLOOR`, then this round's :attr:`evidence`."""
+        rules = self.view.rules
+        prior = np.log(np.tile(np.array(STYLE_PRIOR), (rules.players, 1)))
+        if earlier is not None:
+            prior += earlier
+            prior = np.maximum(prior - _log_sum(prior)[:, None], np.log(STYLE_FLOOR))
+        logs = prior + self.evidence
         posterior: NDArray[np.float64] = logs - _log_sum(logs)[:, None]
         return posterior
 

@@ -14,7 +14,9 @@ An opponent is anything that builds an agent from a seed (a picklable factory: a
 style, IS-MCTS from the ``rl`` interfaces) or an external engine's command over the engine
 protocol; the ``kseri gauntlet`` command assembles the default pool (:mod:`kseri.cli.gauntlet_cmd`).
 An engine that fails during a deal forfeits that deal: it is reported and left out of the
-statistics.
+statistics. With :attr:`GauntletConfig.rounds` above 1 the deals are played as matches (the level
+and the baseline kept over each, so what they read of the opponent carries on), and a failure
+forfeits its match.
 
 >>> from kseri import Rules
 >>> config = GauntletConfig(builtin("greedy"), (builtin("random"),), Rules.preset("pisti"),
@@ -101,6 +103,10 @@ class GauntletConfig:
     """The index of the first deal of the series: runs over consecutive ranges pool, deal by deal."""
     grace_ms: int = 1000
     """How much longer than ``time_ms`` the host waits for an engine's play before it forfeits."""
+    rounds: int = 1
+    """Consecutive deals played as one match: the level and the baseline stay the same agents
+    over them, in each seat order, so that what they read of the opponent in one round they may
+    use in the next (the opponent is built for each deal, its seeds the deal's as always)."""
 
     def __post_init__(self) -> None:
         names = [self.level.name, self.baseline.name, *(o.name for o in self.opponents)]
@@ -113,6 +119,8 @@ class GauntletConfig:
         if self.deals < 1 or self.first_deal < 0:
             raise ValueError(f"a gauntlet needs deals >= 1 and first_deal >= 0, not {self.deals} and "
                              f"{self.first_deal}")
+        if self.rounds < 1 or self.deals % self.rounds:
+            raise ValueError(f"the deals ({self.deals}) must make whole matches of {self.rounds} rounds")
         if self.time_ms < 1 or self.grace_ms < 0:
             raise ValueError(f"time_ms must be positive and grace_ms not negative, not {self.time_ms} "
                              f"and {self.grace_ms}")
@@ -164,38 +172,53 @@ def close_engines() -> None:
         _ENGINES.popitem()[1].close()
 
 
-def _margin(config: GauntletConfig, player: Entrant, opponent: Entrant, index: int) -> float:
-    """``player``'s mean point difference per round over ``opponent`` on deal ``index``; the
-    opponent's seeds depend on the deal and seat only, the same for the level and the baseline."""
+def _seed(config: GauntletConfig, index: int, rotation: int, seat: int, member: int) -> int:
+    return derive_seed(config.seed, "gauntlet", index, rotation, seat, member)
+
+
+def _margins(config: GauntletConfig, player: Entrant, opponent: Entrant, start: int) -> list[float]:
+    """``player``'s mean point difference per round over ``opponent`` on each deal of the match
+    from deal ``start``; the opponent's seeds depend on the deal and seat only, the same for the
+    level and the baseline, and the player is built once a match and seat, with the seeds of the
+    match's first deal."""
     rules = config.rules
-    deal = bench_deal(rules, config.seed, index)
-    total = 0.0
+    indices = range(start, start + config.rounds)
+    totals = [0.0] * config.rounds
     for rotation in range(rules.sides):
-        agents = [
-            _agent(config, (player, opponent)[member], seat,
-                   derive_seed(config.seed, "gauntlet", index, rotation, seat, member))
-            for seat, member in enumerate(seating(rules, rotation))
-        ]
-        total += side_difference(play_round(rules, deal, agents).points, rotation)
-    return total / rules.sides
+        order = seating(rules, rotation)
+        players = {seat: _agent(config, player, seat, _seed(config, start, rotation, seat, 0))
+                   for seat, member in enumerate(order) if member == 0}
+        for round_, index in enumerate(indices):
+            agents = [players[seat] if member == 0 else
+                      _agent(config, opponent, seat, _seed(config, index, rotation, seat, member))
+                      for seat, member in enumerate(order)]
+            result = play_round(rules, bench_deal(rules, config.seed, index), agents)
+            totals[round_] += side_difference(result.points, rotation)
+    return [total / rules.sides for total in totals]
 
 
-def _play(config: GauntletConfig, opponent: int, index: int) -> GauntletDeal:
+def _play(config: GauntletConfig, opponent: int, start: int) -> list[GauntletDeal]:
+    """The match of :attr:`GauntletConfig.rounds` deals from ``start``, by the level and by the
+    baseline."""
     against = config.opponents[opponent]
+    indices = range(start, start + config.rounds)
     try:
-        level = _margin(config, config.level, against, index)
-        baseline = _margin(config, config.baseline, against, index)
+        level = _margins(config, config.level, against, start)
+        baseline = _margins(config, config.baseline, against, start)
     except EngineError as error:
-        return GauntletDeal(opponent, index, None, None, f"deal {index}: {error}")
-    return GauntletDeal(opponent, index, level, baseline)
+        return [GauntletDeal(opponent, index, None, None, f"deal {index}: {error}") for index in indices]
+    return [GauntletDeal(opponent, index, mine, theirs)
+            for index, mine, theirs in zip(indices, level, baseline, strict=True)]
 
 
 def _run_task(config: GauntletConfig, task: _Task) -> list[GauntletDeal]:
-    return [_play(config, task.opponent, index) for index in range(task.start, task.stop)]
+    starts = range(task.start, task.stop, config.rounds)
+    return [deal for start in starts for deal in _play(config, task.opponent, start)]
 
 
 def _tasks(config: GauntletConfig, workers: int) -> Iterator[_Task]:
     chunk = max(1, min(25, math.ceil(config.deals * len(config.opponents) / (4 * workers))))
+    chunk = math.ceil(chunk / config.rounds) * config.rounds
     stop = config.first_deal + config.deals
     for opponent in range(len(config.opponents)):
         for start in range(config.first_deal, stop, chunk):

@@ -19,6 +19,8 @@ from kseri.bench.stats import Interval, mean_interval
 
 FORMAT: Final = 1
 """The version of the summary's JSON layout."""
+ADDED: Final = {"rounds": 1}
+"""Config keys added to the format since, with the value the summaries written before meant."""
 
 
 def _figure(interval: Interval | None) -> dict[str, float | None]:
@@ -82,6 +84,7 @@ def summarize(outcome: GauntletOutcome, confidence: float = 0.95) -> dict[str, A
         "seed": config.seed,
         "time_ms": config.time_ms,
         "grace_ms": config.grace_ms,
+        "rounds": config.rounds,
         "confidence": confidence,
     }, rows, forfeits)
 
@@ -103,12 +106,14 @@ def pool(summaries: Sequence[dict[str, Any]]) -> dict[str, Any]:
     if not summaries:
         raise ValueError("nothing to pool: no summary given")
     first = summaries[0]
-    shared = ("level", "baseline", "opponents", "rules", "seed", "time_ms", "grace_ms", "confidence")
+    shared = ("level", "baseline", "opponents", "rules", "seed", "time_ms", "grace_ms", "rounds",
+              "confidence")
     for number, summary in enumerate(summaries):
         if not isinstance(summary, dict) or summary.get("format") != FORMAT:
             raise ValueError(f"summary {number + 1} is not a gauntlet summary of format {FORMAT}")
         for key in shared:
-            theirs, ours = summary["config"][key], first["config"][key]
+            theirs = summary["config"].get(key, ADDED.get(key))
+            ours = first["config"].get(key, ADDED.get(key))
             if theirs != ours:
                 raise ValueError(f"summary {number + 1} is of another gauntlet: its {key} differs from the "
                                  f"first's ({_difference(theirs, ours)})")
@@ -164,8 +169,10 @@ def render(summary: dict[str, Any], console: Console) -> None:
     config = summary["config"]
     level, baseline = config["level"]["name"], config["baseline"]["name"]
     percent = round(config["confidence"] * 100)
+    rounds = config.get("rounds", ADDED["rounds"])
+    matches = f", in matches of {rounds} rounds" if rounds > 1 else ""
     table = Table(title=f"gauntlet of {level} on {config['rules']['name']}: points per round over each "
-                        f"opponent, duplicate deals, {percent}% intervals")
+                        f"opponent, duplicate deals{matches}, {percent}% intervals")
     for column in ("opponent", "deals", f"{level} margin", f"{baseline} margin", f"gain over {baseline}"):
         table.add_column(column)
     for row in summary["opponents"]:

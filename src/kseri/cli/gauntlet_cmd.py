@@ -113,6 +113,9 @@ def gauntlet_command(
         "--first-deal", help="Index of the first deal: runs over consecutive ranges pool deal by deal.")] = 0,
     seed: Annotated[int, typer.Option(
         help="Gauntlet seed: the same seed gives the same deals and results.")] = 1,
+    rounds: Annotated[int, typer.Option(
+        help="Consecutive deals played as one match, the level and the baseline kept over them "
+             "(what they read of the opponent carries on).")] = 1,
     workers: Annotated[int, typer.Option(help="Worker processes (0: one per CPU core).")] = 0,
     ray: Annotated[str | None, ray_option()] = None,
     time_ms: Annotated[int, typer.Option("--time-ms", help="Thinking time per play for engines.")] = 1000,
@@ -147,7 +150,7 @@ def gauntlet_command(
         pool += [engine(spec) for spec in engines or []]
         config = GauntletConfig(tested, tuple(pool), Rules.from_spec(rules_text), deals, seed,
                                 baseline=builtin(baseline), time_ms=time_ms, first_deal=first_deal,
-                                grace_ms=grace_ms)
+                                grace_ms=grace_ms, rounds=rounds)
     except (ValueError, RulesError) as error:
         errors.print(f"[red]error:[/red] {escape(str(error))}", highlight=False)
         raise typer.Exit(2) from None

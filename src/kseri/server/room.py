@@ -52,7 +52,7 @@ from kseri.server.protocol import (
 from kseri.server.seats import SeatState, hash_token, new_token
 from kseri.server.settings import ServerSettings
 from kseri.server.talk import MayTalk, Talk, allow_everyone
-from kseri.server.workers import SearchPool
+from kseri.server.workers import CHEAP_LEVELS, SearchPool, earlier_views
 
 log = logging.getLogger("kseri.server")
 
@@ -605,7 +605,9 @@ class GameTable:
                 return
             level = self.seats[seat].level if self.seats[seat].kind == "bot" else STANDIN_LEVEL
             seed = (self._bot_seed + self.state.seq) % 2**32
-            card = await self.search.choose(level or STANDIN_LEVEL, seed, match.view(seat))
+            playing = level or STANDIN_LEVEL
+            earlier = () if playing in CHEAP_LEVELS else earlier_views(match, seat)
+            card = await self.search.choose(playing, seed, match.view(seat), earlier)
             await self._play(seat, card, auto_reason(self.seats[seat].kind, self.timer.ran_out(due)))
 
     def start(self) -> None:

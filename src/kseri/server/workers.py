@@ -17,10 +17,10 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TypeVar
 
-from kseri.agents import RUNGS, hint, make_agent
+from kseri.agents import RUNGS, MasterAgent, hint, make_agent
 from kseri.analysis.odds import Odds, odds, spectator_odds
 from kseri.cards import Card
-from kseri.engine import SpectatorView, View
+from kseri.engine import Match, SpectatorView, View
 
 T = TypeVar("T")
 
@@ -61,8 +61,29 @@ def _odds(view: View | SpectatorView, worlds: int, seed: int) -> Odds:
     return odds(view, worlds=worlds, seed=seed)
 
 
-def _choose(level: str, seed: int, view: View) -> Card:
-    return make_agent(level, seed=seed).choose(view)
+def _choose(level: str, seed: int, view: View, earlier: tuple[View, ...] = ()) -> Card:
+    agent = make_agent(level, seed=seed)
+    if isinstance(agent, MasterAgent):
+        for seen in earlier:
+            agent.recall(seen)
+    return agent.choose(view)
+
+
+def earlier_views(match: Match, seat: int) -> tuple[View, ...]:
+    """The last view ``seat`` was asked to play in each of the match's finished rounds: what a
+    bot that sat there from the start has seen of the other players
+    (:meth:`~kseri.agents.master.MasterAgent.recall`), rebuilt from the record so that a bot made
+    for one play reads them as one kept over the match does."""
+    views = []
+    for deal, plays in zip(match.deals[: match.round_index], match.plays, strict=False):
+        last = max((index for index, play in enumerate(plays) if play.seat == seat), default=None)
+        if last is None:
+            continue
+        again = Match(match.rules, deal=deal)
+        for play in plays[:last]:
+            again.play(play.card)
+        views.append(again.view(seat))
+    return tuple(views)
 
 
 class SearchPool:
@@ -99,11 +120,13 @@ class SearchPool:
         finally:
             self._waiting -= 1
 
-    async def choose(self, level: str, seed: int, view: View) -> Card:
-        """A bot's play: cheap levels at once, searching ones in a worker."""
+    async def choose(self, level: str, seed: int, view: View, earlier: tuple[View, ...] = ()) -> Card:
+        """A bot's play: cheap levels at once, searching ones in a worker, which first recall the
+        match's ``earlier`` rounds (:func:`earlier_views`)."""
         if level in CHEAP_LEVELS:
             return _choose(level, seed, view)
-        return await asyncio.get_running_loop().run_in_executor(self._pool(), _choose, level, seed, view)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool(), _choose, level, seed, view, earlier)
 
     def close(self) -> None:
         """Stop the workers."""
