@@ -6,7 +6,8 @@ batch under an opponent model, :mod:`kseri.fast.sampling`), plays each distinct 
 world and plays on, to the round's end with small batches (:data:`ROLLOUT_TO_END_BATCH`) or to
 the batch's end, with the expert's policy from public memory for its own seat and for each other
 seat the style the opponent model reads there (random, greedy, the expert or a loose expert
-that slips, drawn per world from what the player's plays of the round tell), and picks the card
+that slips, drawn per world from what the player's plays of the round and of the match's earlier
+rounds tell: :meth:`MasterAgent.recall`), and picks the card
 with the best mean (rolled out to the round's end, a move still contested plays more worlds:
 :data:`CONTESTED_FACTOR`). The rollouts run on the compiled core (:func:`kseri.fast.rollouts`, the
 compiled play step and policies), a chunk of worlds at a time up to each pruning. Once the stock
@@ -110,8 +111,8 @@ class MasterAgent:
     def recall(self, view: View) -> None:
         """Take in what the last view of an earlier round of the match tells of the other
         players' styles (the plays of its batches played out). The agent recalls the last view it
-        was asked to play in each round by itself; a server that builds an agent for each play
-        hands it those views instead."""
+        was asked about in each round by itself (:meth:`choose`, :meth:`evaluate`); a server that
+        builds an agent for each play hands it those views instead."""
         read = np.roll(Sampler(view).evidence, -view.seat, axis=0)
         self.earlier = read if self.earlier is None else self.earlier + read
 
@@ -126,6 +127,7 @@ class MasterAgent:
         Equivalent cards share their class's figures."""
         if view.turn != view.seat:
             raise ValueError(f"nothing to evaluate: it is not seat {view.seat}'s turn")
+        self._follow(view)
         sampler = self.sampler(view)
         return self.search(view, sampler, sampler.pools)
 
@@ -207,14 +209,18 @@ class MasterAgent:
         return ranked
 
     def choose(self, view: View) -> Card:
-        """The play with the best mean value (a view of a new round first recalls the last one of
-        the round before)."""
+        """The play with the best mean value."""
+        if len(play_classes(view.hand, view.rules.points_table)) == 1:
+            self._follow(view)
+            return view.hand[0]
+        return self.evaluate(view)[0][0]
+
+    def _follow(self, view: View) -> None:
+        """Note the view asked about; a view of a new round first recalls the last one of the
+        round before."""
         if self._latest is not None and not _continues(self._latest, view):
             self.recall(self._latest)
         self._latest = view
-        if len(play_classes(view.hand, view.rules.points_table)) == 1:
-            return view.hand[0]
-        return self.evaluate(view)[0][0]
 
 
 def _prune(active: list[Card], values: dict[Card, list[float]]) -> list[Card]:

@@ -5,7 +5,8 @@ card last to the dealer), and the face-down centre cards. :class:`Sampler` draws
 random, weighted by how well they explain the other players' plays of this batch (the opponent
 model of :mod:`kseri.fast.sampling`): a player who left a pile they could have taken with a
 card of the top's rank probably held none. It reads each other player's style (random, greedy,
-the expert, a loose expert) from their plays of earlier batches (:attr:`Sampler.styles`), and
+the expert, a loose expert) from their plays of earlier batches and, when given them, of the
+match's earlier rounds (:attr:`Sampler.styles`), and
 gives each world the style likeliest for each player there (:meth:`Sampler.opponents`), which
 the master's rollouts play.
 
