@@ -144,9 +144,13 @@ def test_a_hint_in_a_known_endgame_is_the_exact_value() -> None:
 
 
 def _duplicate_mean(preset: str, pair: list[str], deals: int, **options: int) -> tuple[float, float]:
+    """The first level's mean margin and its standard error over ``deals`` duplicate deals, each
+    deal a match of its own (new agents: the master reads nobody from earlier deals)."""
     rules = Rules.preset(preset)
-    agents = [make_agent(name, seed=1, **(options if name == "master" else {})) for name in pair]
-    diffs = [duplicate_round(rules, bench_deal(rules, seed="test", index=i), agents) for i in range(deals)]
+    diffs = []
+    for index in range(deals):
+        agents = [make_agent(name, seed=1, **(options if name == "master" else {})) for name in pair]
+        diffs.append(duplicate_round(rules, bench_deal(rules, seed="test", index=index), agents))
     return statistics.mean(diffs), statistics.stdev(diffs) / deals**0.5
 
 
