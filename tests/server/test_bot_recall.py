@@ -5,7 +5,7 @@ import numpy as np
 
 from kseri import Match, Rules
 from kseri.agents import MasterAgent, make_agent
-from kseri.server.workers import _choose, earlier_views
+from kseri.server.workers import SearchPool, _choose, earlier_views
 
 
 def test_a_bot_built_for_each_play_reads_the_earlier_rounds_as_one_kept_over_the_match() -> None:
@@ -41,3 +41,23 @@ def test_a_bot_built_for_each_play_reads_the_earlier_rounds_as_one_kept_over_the
         assert _choose("master", 5, view, earlier) == card  # the server's bot plays as the kept one
         match.play(card)
     assert match.round_index >= 2 and compared > 20
+
+
+async def test_the_search_pool_hands_the_earlier_rounds_to_a_worker_process() -> None:
+    """The views cross to a worker process and back: its play is the one made here."""
+    rules = Rules.preset("pisti")
+    match = Match(rules, seed=4)
+    expert = make_agent("expert")
+    while match.round_index < 1 or match.turn != 1:
+        if match.turn is None:
+            match.next_round()
+        else:
+            match.play(expert.choose(match.view(match.turn)))
+    earlier = earlier_views(match, 1)
+    assert len(earlier) == 1
+    pool = SearchPool(1)
+    try:
+        card = await pool.choose("master", 7, match.view(1), earlier)
+    finally:
+        pool.close()
+    assert card == _choose("master", 7, match.view(1), earlier)
