@@ -12,6 +12,8 @@ interval.
     pip install 'kseri[rl]' 'torch==2.13.0+cpu'   # the CPU build
     python examples/train_policy.py --minutes 60 --out policy.npz            # a longer run
     python examples/train_policy.py --minutes 0.2 --eval-deals 4 --out /tmp/p.npz   # a smoke run
+    python examples/train_policy.py --init src/kseri/agents/learned.npz --opponent random --out br.npz
+                                        # the shipped policy, trained on against another bot
 
 It prints one line per evaluation: steps, steps/s, and the difference against each level.
 """
@@ -75,6 +77,21 @@ class ActorCritic(nn.Module):
         logits = self.policy(h) + self.score(per_action).squeeze(-1)
         return logits.masked_fill(mask == 0, -1e9), self.value(x).squeeze(-1)
 
+    def load_policy(self, network: PolicyNetwork) -> None:
+        """Start from a trained policy's weights (the value head stays new)."""
+        if len(network.body) != 2 or network.body[0][0].shape[1] != self.body[0].out_features:
+            raise SystemExit(f"--init: the policy must have two layers of {self.body[0].out_features} "
+                             "(--hidden)")
+        named = {"w0": network.body[0][0], "b0": network.body[0][1], "w1": network.body[1][0],
+                 "b1": network.body[1][1]} | network.head
+        with torch.no_grad():
+            for layer, weight, bias in ((self.body[0], "w0", "b0"), (self.body[2], "w1", "b1"),
+                                        (self.policy, "wp", "bp"), (self.features, "ua", "ub")):
+                layer.weight.copy_(torch.as_tensor(named[weight].T))
+                layer.bias.copy_(torch.as_tensor(named[bias]))
+            self.summary.weight.copy_(torch.as_tensor(named["uh"].T))
+            self.score.weight.copy_(torch.as_tensor(named["uo"][None, :]))
+
     def export(self) -> PolicyNetwork:
         """The policy as numpy weights."""
         def array(tensor: torch.Tensor) -> np.ndarray:
@@ -112,6 +129,8 @@ def train(args: argparse.Namespace) -> PolicyNetwork:
     envs = [KseriEnv(args.rules, opponents=args.opponent, seat=None) for _ in range(args.envs)]
     observations = [env.reset(seed=args.seed * 1000 + i)[0] for i, env in enumerate(envs)]
     model = ActorCritic(args.hidden)
+    if args.init is not None:
+        model.load_policy(PolicyNetwork.load(args.init))
     optimiser = torch.optim.Adam(model.parameters(), lr=args.lr)
     start = time.perf_counter()
     deadline = start + args.minutes * 60
@@ -214,6 +233,7 @@ def main() -> None:
     parser.add_argument("--eval-every", type=float, default=10.0, help="minutes between evaluations")
     parser.add_argument("--eval-deals", type=int, default=200, help="duplicate deals per evaluation")
     parser.add_argument("--eval-levels", nargs="+", default=["greedy", "expert"])
+    parser.add_argument("--init", type=Path, help="start from this policy's weights (.npz)")
     parser.add_argument("--out", type=Path, default=Path("policy.npz"), help="where the numpy weights go")
     train(parser.parse_args())
 

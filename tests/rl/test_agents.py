@@ -98,3 +98,20 @@ def test_the_training_example_runs_a_smoke_version(tmp_path: Path) -> None:
     network = PolicyNetwork.load(out)
     match = Match(Rules.preset("classic"), seed=1)
     assert LearnedAgent(network=network).choose(match.view(match.turn)) in match.legal_plays()
+
+
+def test_the_training_example_starts_from_a_trained_policy(tmp_path: Path) -> None:
+    """``--init`` loads every weight of the policy: trained on at a learning rate of 0, the
+    shipped network comes out unchanged."""
+    out = tmp_path / "policy.npz"
+    shipped = ROOT / "src" / "kseri" / "agents" / "learned.npz"
+    subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "train_policy.py"), "--minutes", "0.05", "--envs", "4",
+         "--horizon", "16", "--minibatch", "32", "--eval-deals", "2", "--rules", "classic", "--lr", "0",
+         "--init", str(shipped), "--out", str(out)],
+        capture_output=True, text=True, timeout=120, check=True)
+    before, after = np.load(shipped), np.load(out)
+    assert sorted(before.files) == sorted(after.files)
+    for name in before.files:
+        assert np.allclose(before[name], after[name], atol=1e-6), name
+
