@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from engine_commands import misbehaving_engine
 
+import kseri.agents
 from kseri import Rules
 from kseri.agents import Agent, make_agent
 from kseri.bench.duplicate import bench_deal, duplicate_round
@@ -256,6 +257,28 @@ def test_the_gauntlet_command_refuses_bad_arguments() -> None:
     assert dial.returncode == 2 and "'greedy' has no strength dial" in dial.stderr
     rounds = _kseri("gauntlet", "greedy", "--opponent", "random", "--deals", "3", "--rounds", "2")
     assert rounds.returncode == 2 and "the deals (3) must make whole matches of 2 rounds" in rounds.stderr
+
+
+def test_the_gauntlet_command_plays_a_trained_network_from_its_file(tmp_path: Path) -> None:
+    """``--weights`` plays the learned level with the network of a file (the shipped one, copied,
+    plays exactly as the level itself), and refuses what it cannot read or does not go with."""
+    mine = tmp_path / "mine.npz"
+    mine.write_bytes((Path(kseri.agents.__file__).parent / "learned.npz").read_bytes())
+    runs = {}
+    for name, extra in (("file", ["--weights", str(mine)]), ("shipped", [])):
+        out_json = tmp_path / f"{name}.json"
+        result = _kseri("gauntlet", "learned", *extra, "--rules", "pisti", "--deals", "3", "--opponent",
+                        "random", "--workers", "1", "--json", str(out_json))
+        assert result.returncode == 0, result.stderr
+        runs[name] = json.loads(out_json.read_text())
+    assert runs["file"]["config"]["level"] == {"name": "learned[mine]", "plays": "learned(weights=mine.npz)"}
+    assert runs["file"]["opponents"][0]["per_deal"] == runs["shipped"]["opponents"][0]["per_deal"]
+    master = _kseri("gauntlet", "master", "--weights", str(mine), "--deals", "1")
+    assert master.returncode == 2 and "--weights is the learned level's network" in master.stderr
+    (tmp_path / "bad.npz").write_text("not a network")
+    for path in (tmp_path / "none.npz", tmp_path / "bad.npz"):
+        bad = _kseri("gauntlet", "learned", "--weights", str(path), "--deals", "1")
+        assert bad.returncode == 2 and "cannot read the network" in bad.stderr and path.name in bad.stderr
 
 
 def test_the_gauntlet_command_plays_the_exploiter_against_its_target(tmp_path: Path) -> None:

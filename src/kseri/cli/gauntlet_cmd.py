@@ -13,7 +13,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from kseri.agents.base import AGENTS, STYLES
+from kseri.agents.base import AGENTS, STYLES, make_agent
 from kseri.agents.exploiter import DEFAULT_WORLDS, ExploiterAgent
 from kseri.bench.gauntlet import Entrant, GauntletConfig, builtin, engine, run_gauntlet
 from kseri.bench.gauntlet_report import plot, pool, render, summarize
@@ -63,8 +63,12 @@ def level_options(strength: float | None, iterations: int | None) -> dict[str, A
     return options
 
 
-def level_entrant(level: str, strength: float | None, iterations: int | None, prefix: str = "") -> Entrant:
-    """The level under test with its options, named after them."""
+def level_entrant(level: str, strength: float | None, iterations: int | None, prefix: str = "",
+                  weights: Path | None = None) -> Entrant:
+    """The level under test with its options, named after them (``weights``: the ``learned``
+    level's network from this file, e.g. one trained by ``examples/train_policy.py``)."""
+    if weights is not None:
+        return learned_entrant(weights, prefix)
     options = level_options(strength, iterations)
     label = prefix + level
     if strength is not None:
@@ -72,6 +76,17 @@ def level_entrant(level: str, strength: float | None, iterations: int | None, pr
     if iterations is not None:
         label += f"/{iterations}"
     return builtin(level, label, **options)
+
+
+def learned_entrant(weights: Path, prefix: str = "") -> Entrant:
+    """The ``learned`` level playing the network in ``weights`` (an ``.npz``), named after the file."""
+    from kseri.agents.learned import PolicyNetwork
+    try:
+        network = PolicyNetwork.load(weights)
+    except (OSError, ValueError, KeyError) as error:
+        raise ValueError(f"cannot read the network {str(weights)!r}: {error}") from None
+    return Entrant(f"{prefix}learned[{weights.stem}]", make=partial(make_agent, "learned", network=network),
+                   description=f"learned(weights={weights.name})")
 
 
 def exploiter_entrant(level: str, strength: float | None, iterations: int | None, worlds: int) -> Entrant:
@@ -101,6 +116,9 @@ def gauntlet_command(
     strength: Annotated[float | None, typer.Option(
         help="The level's strength, 0 to 1 (expert, master).")] = None,
     iterations: Annotated[int | None, typer.Option(help="The master's worlds a move.")] = None,
+    weights: Annotated[Path | None, typer.Option(
+        help="The learned level's network: an .npz from examples/train_policy.py (default: the "
+             "shipped one).")] = None,
     baseline: Annotated[str, typer.Option(help="The level the gains are measured over.")] = "expert",
     exploit: Annotated[bool, typer.Option(
         "--exploit", help="Play the exploiter of LEVEL (a search whose opponents play LEVEL's policy) "
@@ -133,8 +151,12 @@ def gauntlet_command(
         if level not in AGENTS and level not in STYLES:
             raise ValueError(f"unknown bot level {level!r}; the levels are: {', '.join(AGENTS)}; "
                              f"the styles are: {', '.join(STYLES)}")
+        if weights is not None and (level != "learned" or exploit or strength is not None
+                                    or iterations is not None):
+            raise ValueError("--weights is the learned level's network: it goes with LEVEL learned "
+                             "only, without --exploit, --strength or --iterations")
         pool = default_pool(ismcts_simulations)
-        tested = level_entrant(level, strength, iterations)
+        tested = level_entrant(level, strength, iterations, weights=weights)
         if exploit:
             tested, pool = exploiter_entrant(level, strength, iterations, exploit_worlds), [
                 level_entrant(level, strength, iterations, prefix="target-")]
