@@ -196,16 +196,16 @@ def _kseri(*args: str) -> subprocess.CompletedProcess[str]:
 
 def test_the_gauntlet_command_writes_the_table_json_and_png(tmp_path: Path) -> None:
     out_json, out_png = tmp_path / "g.json", tmp_path / "g.png"
-    quitter = "quitter=" + shlex.join(misbehaving_engine("exit"))
+    quitter = "quitter[v2]=" + shlex.join(misbehaving_engine("exit"))  # brackets are not Rich markup
     result = _kseri("gauntlet", "master", "--iterations", "8", "--rules", "pisti", "--deals", "4",
                     "--opponent", "greedy", "--opponent", "pisti-hunter", "--opponent", "expert-engine",
                     "--engine", quitter, "--workers", "2", "--json", str(out_json), "--plot", str(out_png))
     assert result.returncode == 0, result.stderr
-    assert "all (mean)" in result.stdout and "quitter forfeited" in result.stdout
+    assert "all (mean)" in result.stdout and "quitter[v2] forfeited" in result.stdout
     summary = json.loads(out_json.read_text())
     assert summary["config"]["level"] == {"name": "master/8", "plays": "master(iterations=8)"}
     assert [row["opponent"] for row in summary["opponents"]] == ["greedy", "pisti-hunter", "expert-engine",
-                                                                  "quitter"]
+                                                                  "quitter[v2]"]
     engine_row = summary["opponents"][2]
     assert engine_row["scored"] == 4 and engine_row["baseline"] == {"mean": 0.0, "low": 0.0, "high": 0.0}
     assert summary["opponents"][3]["scored"] == 0 and len(summary["forfeits"]) == 4
@@ -271,7 +271,7 @@ def test_the_gauntlet_command_plays_a_trained_network_from_its_file(tmp_path: Pa
                         "random", "--workers", "1", "--json", str(out_json))
         assert result.returncode == 0, result.stderr
         runs[name] = json.loads(out_json.read_text())
-    assert runs["file"]["config"]["level"] == {"name": "learned[mine]", "plays": "learned(weights=mine.npz)"}
+    assert runs["file"]["config"]["level"] == {"name": "learned:mine", "plays": "learned(weights=mine.npz)"}
     assert runs["file"]["opponents"][0]["per_deal"] == runs["shipped"]["opponents"][0]["per_deal"]
     master = _kseri("gauntlet", "master", "--weights", str(mine), "--deals", "1")
     assert master.returncode == 2 and "--weights is the learned level's network" in master.stderr

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from kseri.bench.gauntlet import GauntletOutcome, paired_gain, pooled_gain
@@ -165,9 +166,10 @@ def _span(figure: dict[str, float | None]) -> str:
 
 
 def render(summary: dict[str, Any], console: Console) -> None:
-    """Print one row per opponent, the pooled gain, and the forfeits."""
+    """Print one row per opponent, the pooled gain, and the forfeits (names and problems as
+    written, never read as Rich markup)."""
     config = summary["config"]
-    level, baseline = config["level"]["name"], config["baseline"]["name"]
+    level, baseline = escape(config["level"]["name"]), escape(config["baseline"]["name"])
     percent = round(config["confidence"] * 100)
     rounds = config.get("rounds", ADDED["rounds"])
     matches = f", in matches of {rounds} rounds" if rounds > 1 else ""
@@ -176,12 +178,13 @@ def render(summary: dict[str, Any], console: Console) -> None:
     for column in ("opponent", "deals", f"{level} margin", f"{baseline} margin", f"gain over {baseline}"):
         table.add_column(column)
     for row in summary["opponents"]:
-        table.add_row(row["opponent"], str(row["scored"]), _span(row["level"]), _span(row["baseline"]),
-                      _span(row["gain"]))
+        table.add_row(escape(row["opponent"]), str(row["scored"]), _span(row["level"]),
+                      _span(row["baseline"]), _span(row["gain"]))
     table.add_row("all (mean)", "", "", "", _span(summary["pooled_gain"]))
     console.print(table)
     for item in summary["forfeits"][:5]:
-        console.print(f"[red]{item['opponent']} forfeited[/red]: {item['problem']}", highlight=False)
+        console.print(f"[red]{escape(item['opponent'])} forfeited[/red]: {escape(item['problem'])}",
+                      highlight=False)
     if len(summary["forfeits"]) > 5:
         console.print(f"[red]… {len(summary['forfeits'])} forfeits in all[/red]")
 

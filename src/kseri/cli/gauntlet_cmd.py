@@ -85,7 +85,7 @@ def learned_entrant(weights: Path, prefix: str = "") -> Entrant:
         network = PolicyNetwork.load(weights)
     except (OSError, ValueError, KeyError) as error:
         raise ValueError(f"cannot read the network {str(weights)!r}: {error}") from None
-    return Entrant(f"{prefix}learned[{weights.stem}]", make=partial(make_agent, "learned", network=network),
+    return Entrant(f"{prefix}learned:{weights.stem}", make=partial(make_agent, "learned", network=network),
                    description=f"learned(weights={weights.name})")
 
 
