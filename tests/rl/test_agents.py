@@ -114,4 +114,3 @@ def test_the_training_example_starts_from_a_trained_policy(tmp_path: Path) -> No
     assert sorted(before.files) == sorted(after.files)
     for name in before.files:
         assert np.allclose(before[name], after[name], atol=1e-6), name
-

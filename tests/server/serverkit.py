@@ -20,6 +20,7 @@ from typing import Any
 import httpx
 import jsonschema_rs
 import websockets
+from prometheus_client.parser import text_string_to_metric_families
 
 SCHEMAS = Path(__file__).resolve().parents[2] / "src" / "kseri" / "schemas"
 SERVER_SCHEMA = json.loads((SCHEMAS / "ws-server.schema.json").read_text())
@@ -141,6 +142,20 @@ class Server:
         assert answer.status_code == 200, answer.text
         joined: Json = answer.json()
         return joined
+
+
+def scrape(server: Server) -> dict[str, float]:
+    """Every sample of ``/metrics`` by name (histogram buckets by ``name{le}``), checking the
+    answer is Prometheus' text format."""
+    answer = httpx.get(server.http + "/metrics", timeout=10)
+    assert answer.status_code == 200
+    assert answer.headers["content-type"].startswith("text/plain; version=")
+    samples: dict[str, float] = {}
+    for family in text_string_to_metric_families(answer.text):
+        for sample in family.samples:
+            le = sample.labels.get("le")
+            samples[sample.name if le is None else f"{sample.name}{{{le}}}"] = sample.value
+    return samples
 
 
 def human(name: str | None = None) -> Json:

@@ -20,7 +20,7 @@ import pytest
 import websockets
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from serverkit import LAX, Client, Server, bot, finished, free_port, human
+from serverkit import LAX, Client, Server, bot, finished, free_port, human, scrape
 
 from kseri.rules import OPTION_NAMES, OPTION_RANGES
 
@@ -202,13 +202,6 @@ def test_a_full_disk_answers_503_and_plays_stay_correct(tmp_path: Path) -> None:
         log.close()
 
 
-def _open_connections(server: Server) -> float:
-    """The server's ``kseri_connections`` gauge (its WebSockets whose handler still runs)."""
-    text = httpx.get(server.http + "/metrics", timeout=10).text
-    gauge = next(line for line in text.splitlines() if line.startswith("kseri_connections "))
-    return float(gauge.split()[-1])
-
-
 async def test_a_connection_that_stops_reading_is_closed(start_server: Callable[..., Server],
                                                           sqlite_url: str) -> None:
     """Finding 7: a client whose socket no longer takes messages (a tiny receive buffer, never
@@ -231,7 +224,7 @@ async def test_a_connection_that_stops_reading_is_closed(start_server: Callable[
         await connection.send(json.dumps({"type": "hello", "protocol": 1}))
         stuck.append(connection)
     deadline = time.monotonic() + 600  # the bots play on, nothing is read, until the server gives up
-    while _open_connections(server) > 0:
+    while scrape(server)["kseri_connections"] > 0:
         assert time.monotonic() < deadline, "the server kept a connection that reads nothing"
         await asyncio.sleep(0.2)
     for table_id in ids:  # dropped, not finished with its match

@@ -11,22 +11,7 @@ from collections.abc import Callable
 
 import httpx
 import pytest
-from prometheus_client.parser import text_string_to_metric_families
-from serverkit import Client, Server, bot, finished, human, postgres_url
-
-
-def scrape(server: Server) -> dict[str, float]:
-    """Every sample of ``/metrics`` by name (histogram buckets by ``name{le}``), checking the
-    answer is Prometheus' text format."""
-    answer = httpx.get(server.http + "/metrics", timeout=10)
-    assert answer.status_code == 200
-    assert answer.headers["content-type"].startswith("text/plain; version=")
-    samples: dict[str, float] = {}
-    for family in text_string_to_metric_families(answer.text):
-        for sample in family.samples:
-            le = sample.labels.get("le")
-            samples[sample.name if le is None else f"{sample.name}{{{le}}}"] = sample.value
-    return samples
+from serverkit import Client, Server, bot, finished, human, postgres_url, scrape
 
 
 def postgres(url: str, sql: str) -> None:

@@ -63,12 +63,8 @@ def level_options(strength: float | None, iterations: int | None) -> dict[str, A
     return options
 
 
-def level_entrant(level: str, strength: float | None, iterations: int | None, prefix: str = "",
-                  weights: Path | None = None) -> Entrant:
-    """The level under test with its options, named after them (``weights``: the ``learned``
-    level's network from this file, e.g. one trained by ``examples/train_policy.py``)."""
-    if weights is not None:
-        return learned_entrant(weights, prefix)
+def level_entrant(level: str, strength: float | None, iterations: int | None, prefix: str = "") -> Entrant:
+    """The level under test with its options, named after them."""
     options = level_options(strength, iterations)
     label = prefix + level
     if strength is not None:
@@ -78,14 +74,15 @@ def level_entrant(level: str, strength: float | None, iterations: int | None, pr
     return builtin(level, label, **options)
 
 
-def learned_entrant(weights: Path, prefix: str = "") -> Entrant:
-    """The ``learned`` level playing the network in ``weights`` (an ``.npz``), named after the file."""
+def learned_entrant(weights: Path) -> Entrant:
+    """The ``learned`` level playing the network in ``weights`` (an ``.npz``, e.g. one trained by
+    ``examples/train_policy.py``), named after the file."""
     from kseri.agents.learned import PolicyNetwork
     try:
         network = PolicyNetwork.load(weights)
     except (OSError, ValueError, KeyError) as error:
         raise ValueError(f"cannot read the network {str(weights)!r}: {error}") from None
-    return Entrant(f"{prefix}learned:{weights.stem}", make=partial(make_agent, "learned", network=network),
+    return Entrant(f"learned:{weights.stem}", make=partial(make_agent, "learned", network=network),
                    description=f"learned(weights={weights.name})")
 
 
@@ -156,7 +153,8 @@ def gauntlet_command(
             raise ValueError("--weights is the learned level's network: it goes with LEVEL learned "
                              "only, without --exploit, --strength or --iterations")
         pool = default_pool(ismcts_simulations)
-        tested = level_entrant(level, strength, iterations, weights=weights)
+        tested = (level_entrant(level, strength, iterations) if weights is None
+                  else learned_entrant(weights))
         if exploit:
             tested, pool = exploiter_entrant(level, strength, iterations, exploit_worlds), [
                 level_entrant(level, strength, iterations, prefix="target-")]
