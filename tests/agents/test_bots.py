@@ -6,6 +6,7 @@ import statistics
 import numpy as np
 import pytest
 from states import dealt_state, hand, left
+from viewkit import twin, views_along
 
 from kseri import PRESETS, Match, Rules
 from kseri.agents import AGENTS, Agent, hint, make_agent
@@ -13,7 +14,6 @@ from kseri.agents.endgame import relative, solve
 from kseri.agents.master import MasterAgent
 from kseri.agents.sampler import Sampler
 from kseri.bench.duplicate import bench_deal, duplicate_round, play_round
-from kseri.engine import View
 from kseri.fast import play as step
 from kseri.fast.flat import POINTS
 
@@ -38,34 +38,20 @@ def test_every_level_plays_whole_rounds_of_every_preset(level: str, preset: str)
     assert sum(map(len, result.captured)) <= rules.deck_size
 
 
-def _views(rules: Rules, seed: int, every: int = 5) -> list[View]:
-    match, rng, views = Match(rules, seed=seed), random.Random(seed), []
-    while match.turn is not None:
-        if len(match.plays[-1]) % every == 0:
-            views.append(match.view(match.turn))
-        match.play(rng.choice(match.legal_plays()))
-    return views
-
-
 @pytest.mark.parametrize("preset", ["greek", "pisti", "partnership"])
 def test_a_choice_depends_on_the_view_only(preset: str) -> None:
     """Two matches whose hidden cards differ but whose views agree get the same choices."""
     rules = Rules.preset(preset)
     bots = [make_agent("expert"), MasterAgent(seed=4, iterations=6)]
-    for view in _views(rules, seed=2, every=9):
-        sampler = Sampler(view)
-        other = Match(rules, deal=sampler.deal(sampler.sample(random.Random(1))))
-        for play in view.plays:
-            other.play(play.card)
-        twin = other.view(view.seat)
-        assert twin == view
+    for view in views_along(rules, seed=2, every=9):
+        same = twin(view, seed=1)
         for bot in bots:
-            assert bot.choose(twin) == bot.choose(view)
+            assert bot.choose(same) == bot.choose(view)
 
 
 def test_the_same_seed_gives_the_same_choice_and_hint() -> None:
     rules = Rules.preset("greek")
-    for view in _views(rules, seed=8, every=7):
+    for view in views_along(rules, seed=8, every=7):
         first = MasterAgent(seed=11, iterations=10)
         again = MasterAgent(seed=11, iterations=10)
         assert first.evaluate(view) == again.evaluate(view)
@@ -74,7 +60,7 @@ def test_the_same_seed_gives_the_same_choice_and_hint() -> None:
 
 
 def test_master_with_a_time_budget_plays_a_legal_card() -> None:
-    for view in _views(Rules.preset("pisti"), seed=4, every=11):
+    for view in views_along(Rules.preset("pisti"), seed=4, every=11):
         assert MasterAgent(seed=2, time_ms=5).choose(view) in view.legal_plays()
 
 

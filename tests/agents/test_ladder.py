@@ -1,18 +1,16 @@
 """The ladder's rungs: levels like the others (legal, from views alone), cheap, and ordered."""
 
 import itertools
-import random
 import statistics
 
 import pytest
+from viewkit import twin, views_along
 
-from kseri import PRESETS, Match, Rules
+from kseri import PRESETS, Rules
 from kseri.agents import AGENTS, LADDER, RUNGS, Agent, make_agent
 from kseri.agents.ladder import WEAKEST_FIRST
-from kseri.agents.sampler import Sampler
 from kseri.agents.tempered import Tempered, temperature_for
 from kseri.bench.duplicate import bench_deal, duplicate_round, play_round
-from kseri.engine import View
 from kseri.server.workers import CHEAP_LEVELS
 
 
@@ -39,29 +37,15 @@ def test_every_rung_plays_whole_rounds_of_every_preset(rung: str, preset: str) -
     assert sum(map(len, result.captured)) <= rules.deck_size
 
 
-def _views(rules: Rules, seed: int) -> list[View]:
-    match, rng, views = Match(rules, seed=seed), random.Random(seed), []
-    while match.turn is not None:
-        if len(match.plays[-1]) % 7 == 0:
-            views.append(match.view(match.turn))
-        match.play(rng.choice(match.legal_plays()))
-    return views
-
-
 @pytest.mark.parametrize("preset", ["greek", "pisti", "partnership"])
 def test_a_rungs_choice_depends_on_the_view_only(preset: str) -> None:
     """Two matches whose hidden cards differ but whose views agree get the same choices."""
     rules = Rules.preset(preset)
     rungs: list[Agent] = [make_agent(name, seed=9) for name in RUNGS]
-    for view in _views(rules, seed=6):
-        sampler = Sampler(view)
-        other = Match(rules, deal=sampler.deal(sampler.sample(random.Random(3))))
-        for play in view.plays:
-            other.play(play.card)
-        twin = other.view(view.seat)
-        assert twin == view
+    for view in views_along(rules, seed=6, every=7):
+        same = twin(view, seed=3)
         for rung in rungs:
-            assert rung.choose(twin) == rung.choose(view), rung.name
+            assert rung.choose(same) == rung.choose(view), rung.name
 
 
 @pytest.mark.parametrize("preset", ["greek", "pisti"])

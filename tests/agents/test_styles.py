@@ -2,21 +2,19 @@
 
 import itertools
 import math
-import random
 import statistics
 from collections import Counter
 
 import pytest
+from viewkit import twin, views_along
 
-from kseri import PRESETS, Match, Rules
+from kseri import PRESETS, Rules
 from kseri.agents import AGENTS, STYLES, Agent, make_agent
 from kseri.agents.base import centre_cards
-from kseri.agents.sampler import Sampler
 from kseri.agents.styles import takes, unseen_by_rank
 from kseri.agents.tempered import softmax_pick, temperature_for
 from kseri.bench.duplicate import bench_deal, duplicate_round, play_round
 from kseri.cards import JACK, RANK_OF, Card
-from kseri.engine import View
 
 STYLE_OPTIONS = {"noisy-expert": {"temperature": 1.0}, "pisti-hunter": {}, "defensive": {}}
 DIALLED = {"expert": {}, "master": {"iterations": 3}}
@@ -50,15 +48,6 @@ def test_every_dialled_level_plays_whole_rounds_of_every_preset(level: str, stre
     assert sum(map(len, result.captured)) <= rules.deck_size
 
 
-def _views(rules: Rules, seed: int, every: int = 1) -> list[View]:
-    match, rng, views = Match(rules, seed=seed), random.Random(seed), []
-    while match.turn is not None:
-        if len(match.plays[-1]) % every == 0:
-            views.append(match.view(match.turn))
-        match.play(rng.choice(match.legal_plays()))
-    return views
-
-
 @pytest.mark.parametrize("preset", ["greek", "pisti", "partnership"])
 def test_a_style_or_dialled_choice_depends_on_the_view_only(preset: str) -> None:
     """Two matches whose hidden cards differ but whose views agree get the same choices."""
@@ -66,22 +55,17 @@ def test_a_style_or_dialled_choice_depends_on_the_view_only(preset: str) -> None
     bots: list[Agent] = [make_agent(style, seed=5, **options) for style, options in STYLE_OPTIONS.items()]
     bots += [make_agent("expert", seed=5, strength=0.3),
              make_agent("master", seed=5, strength=0.5, iterations=6)]
-    for view in _views(rules, seed=3, every=9):
-        sampler = Sampler(view)
-        other = Match(rules, deal=sampler.deal(sampler.sample(random.Random(2))))
-        for play in view.plays:
-            other.play(play.card)
-        twin = other.view(view.seat)
-        assert twin == view
+    for view in views_along(rules, seed=3, every=9):
+        same = twin(view, seed=2)
         for bot in bots:
-            assert bot.choose(twin) == bot.choose(view), bot.name
+            assert bot.choose(same) == bot.choose(view), bot.name
 
 
 def test_the_pisti_hunter_takes_every_kseri_it_can_and_keeps_its_jacks() -> None:
     hunter = make_agent("pisti-hunter")
     kseris = 0
     for seed in range(12):
-        for view in _views(Rules.preset("pisti"), seed=seed):
+        for view in views_along(Rules.preset("pisti"), seed=seed):
             pile = centre_cards(view)
             card = hunter.choose(view)
             if len(pile) == 1 and any(RANK_OF[c] == RANK_OF[pile[0] or c] for c in view.hand):
@@ -96,7 +80,7 @@ def test_the_defensive_style_captures_else_lays_the_safest_rank() -> None:
     defensive = make_agent("defensive")
     laid = 0
     for seed in range(8):
-        for view in _views(Rules.preset("pisti"), seed=seed):
+        for view in views_along(Rules.preset("pisti"), seed=seed):
             pile = centre_cards(view)
             card = defensive.choose(view)
             if any(takes(view, c, pile) for c in view.hand):

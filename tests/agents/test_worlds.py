@@ -2,13 +2,13 @@
 sampled worlds agree with the view."""
 
 import random
-from collections.abc import Iterator
 
 import numpy as np
 import pytest
 from states import dealt_state, final_points, hand
+from viewkit import views_along
 
-from kseri import PRESETS, Match, Rules, View
+from kseri import PRESETS, Match, Rules
 from kseri.agents.sampler import Sampler, World
 from kseri.cards import JACK, RANK_OF
 from kseri.fast import play as step
@@ -48,20 +48,12 @@ def test_the_step_refuses_a_card_not_in_hand() -> None:
     assert states.tobytes() == before.tobytes()
 
 
-def _views_along_a_round(rules: Rules, seed: int) -> Iterator[View]:
-    match = Match(rules, seed=seed)
-    rng = random.Random(seed)
-    while match.turn is not None:
-        yield match.view(match.turn)
-        match.play(rng.choice(match.legal_plays()))
-
-
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_sampled_worlds_agree_with_the_view(preset: str) -> None:
     rules = Rules.preset(preset)
     rng = random.Random(0)
     for seed in range(3):
-        for view in _views_along_a_round(rules, seed):
+        for view in views_along(rules, seed):
             sampler = Sampler(view)
             pools = sampler.pools(rng, 1)
             world = sampler.world(pools[0].tolist())
@@ -100,7 +92,7 @@ def test_sampled_worlds_read_the_clue_of_a_pile_left_alone() -> None:
     rules = Rules.preset("greek")
     checked = 0
     for seed in range(10):
-        for view in _views_along_a_round(rules, seed):
+        for view in views_along(rules, seed):
             sampler = Sampler(view)
             left_alone = [(seat, rank) for seat, card, rank, pile, *_ in sampler._plays_read.clues.tolist()
                           if pile and RANK_OF[card] not in (rank, JACK)]
