@@ -21,6 +21,9 @@ SIZES = {"laptop": {"width": 1366, "height": 657}, "hd": {"width": 1280, "height
 """The window sizes the table must fit without scrolling (a 1366×768 laptop's browser window, …)."""
 AXE = ROOT / "build" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
 
+PASSWORD = "correct horse battery"
+"""The password of every account the browser tests make."""
+
 ContextFactory = Callable[..., BrowserContext]
 """The ``new_context`` fixture: a new browser context (a separate person) per call."""
 
@@ -44,6 +47,28 @@ def screenshot(page: Page, name: str, *, full_page: bool = True) -> Path:
     page.screenshot(path=str(path), full_page=full_page)
     assert path.stat().st_size > 10_000, f"{path} looks empty"
     return path
+
+
+def sign_up(context: BrowserContext, url: str, username: str) -> str:
+    """Sign ``username`` up in ``context`` through the API (a person of the test, signed in);
+    the session's CSRF token."""
+    answer = context.request.post(f"{url}/api/account/signup",
+                                  data={"username": username, "password": PASSWORD})
+    assert answer.status == 201, answer.text()
+    csrf: str = answer.json()["csrf"]
+    return csrf
+
+
+def sign_up_on_the_page(page: Page, url: str, username: str) -> None:
+    """Sign ``username`` up through the account page's form, as a person does, and wait for
+    their profile."""
+    page.goto(f"{url}/account")
+    page.fill("#signup-username", username)
+    page.fill("#signup-password", PASSWORD)
+    page.click("#signup-submit")
+    page.wait_for_url(re.compile(rf"/p/{username}$"))
+    expect(page.locator("#profile-name")).to_have_text(username)
+    expect(page.locator("#nav-profile")).to_have_text(username)
 
 
 def settle(page: Page) -> None:

@@ -17,11 +17,11 @@ from browser_helpers import (
     axe_findings,
     play_until,
     screenshot,
+    sign_up_on_the_page,
     start_bot_game,
 )
 from playwright.sync_api import expect
 from serverkit import LAX, Server
-from test_web_players import sign_up
 
 from kseri.analysis.puzzles import starting_set
 
@@ -40,7 +40,7 @@ def test_the_profile_draws_the_accuracy_of_the_games_analysed_in_the_background(
         cutting_server: str, new_context: ContextFactory, page_errors: PageErrors) -> None:
     url = cutting_server
     page = page_errors.watch(new_context(DESKTOP).new_page())
-    sign_up(page, url, "Eleni")
+    sign_up_on_the_page(page, url, "Eleni")
     expect(page.locator("#accuracy-covers")).to_contain_text("No analysed game yet")
     start_bot_game(page, url, target=10)
     play_until(page, ".overlay-panel .match-end")

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser_helpers import PHONE, ContextFactory, PageErrors, axe_findings, screenshot
+from browser_helpers import PHONE, ContextFactory, PageErrors, axe_findings, screenshot, sign_up
 from playwright.sync_api import BrowserContext, Page, expect
 from serverkit import LAX, Server
 
@@ -23,15 +23,6 @@ def challenge_server(tmp_path: Path) -> Iterator[str]:
     server = Server(f"sqlite+aiosqlite:///{tmp_path / 'kseri.db'}", {"--limits": LAX}).start()
     yield server.http
     server.stop()
-
-
-def sign_up(context: BrowserContext, url: str, username: str) -> str:
-    """Sign ``username`` up in ``context``; the session's CSRF token."""
-    answer = context.request.post(f"{url}/api/account/signup",
-                                  data={"username": username, "password": "correct horse battery"})
-    assert answer.status == 201, answer.text()
-    csrf: str = answer.json()["csrf"]
-    return csrf
 
 
 def play_the_deals(page: Page, limit: int = 400) -> None:

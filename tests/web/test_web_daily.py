@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser_helpers import PHONE, ContextFactory, PageErrors, axe_findings, screenshot
+from browser_helpers import PHONE, ContextFactory, PageErrors, axe_findings, screenshot, sign_up
 from playwright.sync_api import BrowserContext, Page, expect
 from serverkit import LAX, Server
 
@@ -42,9 +42,7 @@ def test_the_daily_from_the_lobby_to_the_ladder(daily_server: str, new_context: 
                                                 size: str) -> None:
     context = new_context(viewport)
     username = f"daily{size}"
-    answer = context.request.post(f"{daily_server}/api/account/signup",
-                                  data={"username": username, "password": "correct horse battery"})
-    assert answer.status == 201, answer.text()
+    sign_up(context, daily_server, username)
     page = page_errors.watch(context.new_page())
     page.goto(f"{daily_server}/")
     expect(page.locator("#daily-link")).to_be_visible()
@@ -92,10 +90,7 @@ def test_the_daily_from_the_lobby_to_the_ladder(daily_server: str, new_context: 
 def play_by_api(context: BrowserContext, url: str, username: str, pick: int) -> str:
     """Sign ``username`` up in ``context`` and play the day's Pisti set through the API,
     always the card at ``pick`` in the hand; the attempt's id."""
-    answer = context.request.post(f"{url}/api/account/signup",
-                                  data={"username": username, "password": "correct horse battery"})
-    assert answer.status == 201, answer.text()
-    csrf = answer.json()["csrf"]
+    csrf = sign_up(context, url, username)
     state = context.request.post(f"{url}/api/daily/{DAY}/pisti/start", data={},
                                  headers={"X-CSRF-Token": csrf}).json()
     token: str = state["token"]

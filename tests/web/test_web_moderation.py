@@ -9,7 +9,6 @@ sizes, axe-clean."""
 from __future__ import annotations
 
 import json
-import re
 import sqlite3
 import subprocess
 import sys
@@ -19,13 +18,21 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from browser_helpers import PHONE, SIZES, ContextFactory, PageErrors, axe_findings, open_lobby, screenshot
-from playwright.sync_api import Page, expect
+from browser_helpers import (
+    PASSWORD,
+    PHONE,
+    SIZES,
+    ContextFactory,
+    PageErrors,
+    axe_findings,
+    open_lobby,
+    screenshot,
+    sign_up_on_the_page,
+)
+from playwright.sync_api import expect
 from serverkit import LAX, Server
 
 from kseri.rules import Rules
-
-PASSWORD = "correct horse battery"
 
 
 @dataclass
@@ -43,22 +50,13 @@ def moderated_server(tmp_path: Path) -> Iterator[Running]:
     server.stop()
 
 
-def sign_up(page: Page, url: str, username: str) -> None:
-    page.goto(f"{url}/account")
-    page.fill("#signup-username", username)
-    page.fill("#signup-password", PASSWORD)
-    page.click("#signup-submit")
-    page.wait_for_url(re.compile(rf"/p/{username}$"))
-    expect(page.locator("#nav-profile")).to_have_text(username)
-
-
 def test_block_report_undo_and_a_moderators_warning(
         moderated_server: Running, new_context: ContextFactory, page_errors: PageErrors) -> None:
     url = moderated_server.url
     eleni = page_errors.watch(new_context(SIZES["laptop"]).new_page())
     nikos = page_errors.watch(new_context(PHONE).new_page())
-    sign_up(eleni, url, "Eleni")
-    sign_up(nikos, url, "Nikos")
+    sign_up_on_the_page(eleni, url, "Eleni")
+    sign_up_on_the_page(nikos, url, "Nikos")
 
     # from Nikos's profile: block him, then report him
     eleni.goto(f"{url}/p/Nikos")
@@ -139,7 +137,7 @@ def test_a_guest_blocked_at_the_table_and_banned_and_a_history_a_page_at_a_time(
     url = moderated_server.url
     eleni = page_errors.watch(new_context(SIZES["laptop"]).new_page())
     gus = page_errors.watch(new_context(PHONE).new_page())
-    sign_up(eleni, url, "Eleni")
+    sign_up_on_the_page(eleni, url, "Eleni")
 
     # a guest opens a table for friends; Eleni joins it, resigns, and blocks him from the end panel
     open_lobby(gus, url)

@@ -20,11 +20,11 @@ from browser_helpers import (
     screenshot,
     seq_of,
     settle,
+    sign_up,
     start_bot_game,
 )
 from playwright.sync_api import Page, expect
 from serverkit import LAX, Server
-from test_web_challenges import sign_up
 from test_web_pass_play import NOTIFICATIONS
 
 BADGES = """

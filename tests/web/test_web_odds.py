@@ -6,9 +6,17 @@ from __future__ import annotations
 
 import re
 
-from browser_helpers import SIZES, ContextFactory, PageErrors, axe_findings, screenshot, start_bot_game
+from browser_helpers import (
+    SIZES,
+    ContextFactory,
+    PageErrors,
+    axe_findings,
+    screenshot,
+    sign_up_on_the_page,
+    start_bot_game,
+)
 from playwright.sync_api import Page, expect
-from test_web_players import players_server, sign_up  # noqa: F401  (the fixture)
+from test_web_players import players_server  # noqa: F401  (the fixture)
 from test_web_rated_end import pair
 
 ODDS = re.compile(r"to play: \d+% to win the round \(\d+–\d+%\), \d+% the match\.")
@@ -55,8 +63,8 @@ def test_no_odds_bar_in_a_rated_game(players_server: str, new_context: ContextFa
     url = players_server
     eleni = page_errors.watch(new_context(SIZES["laptop"]).new_page())
     nikos = page_errors.watch(new_context(SIZES["phone"]).new_page())
-    sign_up(eleni, url, "Eleni")
-    sign_up(nikos, url, "Nikos")
+    sign_up_on_the_page(eleni, url, "Eleni")
+    sign_up_on_the_page(nikos, url, "Nikos")
     pair((eleni, nikos), url)
     table = eleni.url.rsplit("/", 1)[1]
     watcher = page_errors.watch(new_context(SIZES["laptop"]).new_page())

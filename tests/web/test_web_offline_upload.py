@@ -11,7 +11,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from browser_helpers import PHONE, SIZES, ContextFactory, PageErrors, screenshot
+from browser_helpers import PHONE, SIZES, ContextFactory, PageErrors, screenshot, sign_up
 from playwright.sync_api import expect
 from serverkit import Server
 
@@ -59,9 +59,7 @@ def test_a_game_finished_offline_is_uploaded_once_back_online(own_server: Server
                                                               page_errors: PageErrors) -> None:
     context = new_context(viewport=SIZES["laptop"])
     page = page_errors.watch(context.new_page())
-    signup = page.request.post(f"{own_server.http}/api/account/signup",
-                               data={"username": "Eleni", "password": "correct horse battery", "seats": []})
-    assert signup.status == 201, signup.text()
+    sign_up(context, own_server.http, "Eleni")
     saved = json.dumps(one_play_from_the_end())
     context.add_init_script("if (!localStorage.getItem('test.seeded')) {"
                             " localStorage.setItem('test.seeded', '1');"

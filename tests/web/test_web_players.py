@@ -9,11 +9,17 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser_helpers import DESKTOP, ContextFactory, PageErrors, my_turn, play_one, screenshot
+from browser_helpers import (
+    DESKTOP,
+    ContextFactory,
+    PageErrors,
+    my_turn,
+    play_one,
+    screenshot,
+    sign_up_on_the_page,
+)
 from playwright.sync_api import Page, expect
 from serverkit import LAX, Server
-
-PASSWORD = "correct horse battery"
 
 
 @pytest.fixture
@@ -24,16 +30,6 @@ def players_server(tmp_path: Path) -> Iterator[str]:
                      "--limits": LAX + ",signups_per_hour=20"}).start()
     yield server.http
     server.stop()
-
-
-def sign_up(page: Page, url: str, username: str) -> None:
-    page.goto(f"{url}/account")
-    page.fill("#signup-username", username)
-    page.fill("#signup-password", PASSWORD)
-    page.click("#signup-submit")
-    page.wait_for_url(re.compile(rf"/p/{username}$"))
-    expect(page.locator("#profile-name")).to_have_text(username)
-    expect(page.locator("#nav-profile")).to_have_text(username)
 
 
 def play_the_match(pages: tuple[Page, Page], limit_s: float = 400) -> None:
@@ -57,8 +53,8 @@ def test_sign_up_pair_play_rated_and_see_ratings_profiles_and_analysis(
     url = players_server
     eleni = page_errors.watch(new_context(DESKTOP).new_page())
     nikos = page_errors.watch(new_context(DESKTOP).new_page())
-    sign_up(eleni, url, "Eleni")
-    sign_up(nikos, url, "Nikos")
+    sign_up_on_the_page(eleni, url, "Eleni")
+    sign_up_on_the_page(nikos, url, "Nikos")
 
     for page in (eleni, nikos):
         page.goto(f"{url}/")
@@ -122,8 +118,8 @@ def test_a_quick_game_seek_waits_through_a_server_restart(
     try:
         eleni = page_errors.watch(new_context(DESKTOP).new_page())
         nikos = page_errors.watch(new_context(DESKTOP).new_page())
-        sign_up(eleni, server.http, "Eleni")
-        sign_up(nikos, server.http, "Nikos")
+        sign_up_on_the_page(eleni, server.http, "Eleni")
+        sign_up_on_the_page(nikos, server.http, "Nikos")
         for page in (eleni, nikos):
             page.goto(f"{server.http}/")
             page.select_option("#quick-family", "greek")
@@ -153,7 +149,7 @@ def test_a_guest_keeps_the_games_of_this_browser_and_later_games_follow_the_acco
     guest_table = start_bot_game(page, url, name="Eleni", level="greedy", target=20)
     play_until(page, ".match-end")
     expect(page.locator("#nav-sign-in")).to_be_visible()
-    sign_up(page, url, "Eleni")
+    sign_up_on_the_page(page, url, "Eleni")
     expect(page.locator(f'#game-list .game-item[data-table="{guest_table}"]')).to_be_visible()
     # signed in, a casual game against a bot joins the account as it is played
     table = start_bot_game(page, url, name="Eleni", level="random", target=20)

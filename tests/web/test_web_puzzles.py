@@ -8,12 +8,10 @@ from __future__ import annotations
 
 import re
 
-from browser_helpers import SIZES, ContextFactory, PageErrors, play_until, screenshot, start_bot_game
+from browser_helpers import SIZES, ContextFactory, PageErrors, play_until, screenshot, sign_up, start_bot_game
 from playwright.sync_api import Page, expect
 
 from kseri.analysis.puzzles import Puzzle, starting_set
-
-PASSWORD = "correct horse battery"
 
 
 def shown_puzzle(page: Page) -> Puzzle:
@@ -41,9 +39,7 @@ def next_one(page: Page, after: Puzzle) -> None:
 def test_an_account_solves_fails_retries_and_keeps_a_streak(
         server: str, new_context: ContextFactory, page_errors: PageErrors) -> None:
     context = new_context(SIZES["laptop"])
-    signed = context.request.post(f"{server}/api/account/signup",
-                                  data={"username": "Puzzler", "password": PASSWORD, "seats": []})
-    assert signed.status == 201, signed.text()
+    sign_up(context, server, "Puzzler")
     page = page_errors.watch(context.new_page())
     page.goto(f"{server}/")
     page.click("#puzzles-link")

@@ -7,9 +7,17 @@ import datetime
 import re
 import time
 
-from browser_helpers import SIZES, ContextFactory, PageErrors, my_turn, play_one, screenshot
+from browser_helpers import (
+    SIZES,
+    ContextFactory,
+    PageErrors,
+    my_turn,
+    play_one,
+    screenshot,
+    sign_up_on_the_page,
+)
 from playwright.sync_api import Page, expect
-from test_web_players import players_server, sign_up  # noqa: F401  (the fixture)
+from test_web_players import players_server  # noqa: F401  (the fixture)
 
 
 def pair(pages: tuple[Page, Page], url: str) -> None:
@@ -42,8 +50,8 @@ def test_a_rated_game_shows_ratings_beside_the_names_and_their_change_at_the_end
     url = players_server
     eleni = page_errors.watch(new_context(SIZES["laptop"]).new_page())
     nikos = page_errors.watch(new_context(SIZES["phone"]).new_page())
-    sign_up(eleni, url, "Eleni")
-    sign_up(nikos, url, "Nikos")
+    sign_up_on_the_page(eleni, url, "Eleni")
+    sign_up_on_the_page(nikos, url, "Nikos")
     pair((eleni, nikos), url)
 
     for page in (eleni, nikos):  # both ratings beside the names: the scoreboard and the opponent

@@ -12,9 +12,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser_helpers import PHONE, ContextFactory, PageErrors, axe_findings, screenshot
+from browser_helpers import PHONE, ContextFactory, PageErrors, axe_findings, screenshot, sign_up
 from playerkit import Browser, Player
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 from serverkit import LAX, Server
 from test_tournament_arena import keep_playing
 
@@ -67,19 +67,13 @@ def sit_ready(browser: Browser, tournament_id: str, done: threading.Event) -> No
     asyncio.run(run())
 
 
-def sign_up_page(page: Page, url: str, name: str) -> None:
-    answer = page.context.request.post(f"{url}/api/account/signup",
-                                       data={"username": name, "password": "correct horse battery"})
-    assert answer.status == 201, answer.text()
-
-
 @pytest.mark.parametrize(("viewport", "size"), [(LAPTOP, "laptop"), (PHONE, "phone")])
 def test_a_tournament_from_the_lobby_to_the_table(tournament_server: Server, new_context: ContextFactory,
                                                    page_errors: PageErrors, viewport: dict[str, int],
                                                    size: str) -> None:
     url = tournament_server.http
     page = page_errors.watch(new_context(viewport).new_page())
-    sign_up_page(page, url, f"org{size}")
+    sign_up(page.context, url, f"org{size}")
     page.goto(f"{url}/")
     page.click("#tournaments-link")
     page.wait_for_url(re.compile(r"/tournaments$"))

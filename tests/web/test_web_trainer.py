@@ -17,6 +17,7 @@ from browser_helpers import (
     play_one,
     screenshot,
     seat_browser,
+    sign_up,
     spoken,
     start_bot_game,
 )
@@ -25,8 +26,6 @@ from playwright.sync_api import Page, expect
 from kseri.analysis.memory import Moment, Question, drill_view, questions
 from kseri.cards import RANK_NAMES
 from kseri.rules import Rules
-
-PASSWORD = "correct horse battery"
 
 
 def drill_questions(page: Page) -> tuple[Question, ...]:
@@ -73,9 +72,7 @@ def watch_then_ask(page: Page, shot: str | None = None) -> None:
 def test_the_drill_scores_a_right_and_a_wrong_answer_and_keeps_the_best(
         server: str, new_context: ContextFactory, page_errors: PageErrors) -> None:
     context = new_context(SIZES["laptop"])
-    signed = context.request.post(f"{server}/api/account/signup",
-                                  data={"username": "Memory", "password": PASSWORD, "seats": []})
-    assert signed.status == 201, signed.text()
+    sign_up(context, server, "Memory")
     page = page_errors.watch(context.new_page())
     page.goto(f"{server}/")
     page.click("#trainer-link")
