@@ -11,9 +11,9 @@ import asyncio
 import fcntl
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import suppress
+from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -201,15 +201,29 @@ class Store:
         """Told of each commit of the writer: what it wrote and how many seconds it took
         (``server/metrics.py``)."""
 
+    @asynccontextmanager
+    async def _closed_unless_opened(self, url: str) -> AsyncIterator[None]:
+        """Close this store if the block fails; a database error or an unreachable server is
+        raised as :class:`DatabaseUnavailable` naming ``url`` (its password hidden)."""
+        try:
+            yield
+        except DatabaseUnavailable:
+            await self.close()
+            raise
+        except (DBAPIError, OSError) as error:
+            await self.close()
+            where = make_url(url).render_as_string(hide_password=True)
+            cause = getattr(error, "orig", None) or error
+            raise DatabaseUnavailable(f"cannot use the database {where}: {cause}") from None
+
     @classmethod
     async def open(cls, url: str, *, shared: bool = False) -> Store:
         """Connect to ``url``, take the database for this process alone (``shared``: not, a
         cluster's processes share it, each table under a lease), bring its schema up to date,
         start the writer. Raises :class:`DatabaseUnavailable` saying why it cannot."""
-        where = make_url(url).render_as_string(hide_password=True)
         engine = create_async_engine(url, pool_pre_ping=not url.startswith("sqlite"))
         store = cls(engine)
-        try:
+        async with store._closed_unless_opened(url):
             await store._take(url, shared)
             if engine.dialect.name == "sqlite":
                 event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
@@ -220,13 +234,6 @@ class Store:
                     await connection.execute(text("SELECT pg_advisory_xact_lock(:key)"),
                                              {"key": ADVISORY_LOCK + 1})
                 await connection.run_sync(_upgrade)
-        except DatabaseUnavailable:
-            await store.close()
-            raise
-        except (DBAPIError, OSError) as error:
-            await store.close()
-            cause = getattr(error, "orig", None) or error
-            raise DatabaseUnavailable(f"cannot use the database {where}: {cause}") from None
         store._writer = asyncio.create_task(store._write_forever())
         if store._lock_connection is not None:
             store._holding = asyncio.create_task(store._keep_hold(url, shared))
@@ -238,19 +245,11 @@ class Store:
         or starting the writer (``kseri restore`` overwrites it meanwhile, so that no server can
         start on it). Raises :class:`DatabaseUnavailable` when a server uses it or it cannot be
         reached."""
-        where = make_url(url).render_as_string(hide_password=True)
         store = cls(create_async_engine(url))
         if store.dialect.name == "sqlite":
             event.listen(store.engine.sync_engine, "connect", _sqlite_pragmas)
-        try:
+        async with store._closed_unless_opened(url):
             await store._take(url, False)
-        except DatabaseUnavailable:
-            await store.close()
-            raise
-        except (DBAPIError, OSError) as error:
-            await store.close()
-            cause = getattr(error, "orig", None) or error
-            raise DatabaseUnavailable(f"cannot use the database {where}: {cause}") from None
         return store
 
     async def upgrade(self) -> None:
