@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
@@ -53,7 +54,9 @@ async def test_websockets_go_to_each_server_in_turn_and_carry_the_game(
     answers, held = [], []
     for _ in range(4):
         ws = await websockets.connect(nginx.ws(table_id), max_size=None, ping_interval=None)
-        await ws.send(json.dumps({"type": "hello", "protocol": 1, "token": created["token"]}))
+        # the server without the table answers at once and closes, maybe before the hello goes
+        with suppress(websockets.ConnectionClosedOK):
+            await ws.send(json.dumps({"type": "hello", "protocol": 1, "token": created["token"]}))
         first = json.loads(await ws.recv())
         answers.append(first["type"] if first["type"] == "welcome" else first["code"])
         held.append(ws)
