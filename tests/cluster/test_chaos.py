@@ -122,7 +122,10 @@ class Match:
             logged = [line for server in [*self.cluster.retired, *self.cluster.servers]
                       for line in server.output().splitlines() if self.table_id in line]
             closes = [p.closes for p in self.players]
-            raise AssertionError(f"table {self.table_id} stopped at seq {self.latest()}: {closes}; "
+            seen = [p.client.states[-1]["seq"] if p.client and p.client.states else None
+                    for p in self.players]
+            raise AssertionError(f"table {self.table_id} stopped at seq {self.latest()} (each seat's last: "
+                                 f"{seen}): {closes}; "
                                  "logged:\n" + "\n".join(logged)) from None
 
     def latest(self) -> int:

@@ -284,7 +284,10 @@ class Cluster:
         self.draining = False
         self.on_tick: list[Callable[[], Awaitable[None]]] = []
         """Run at each renewal (the relay's checks of its links)."""
+        self.on_sweep: list[Callable[[], Awaitable[None]]] = []
+        """Run in each sweep (the relay's takeover of the tables of processes that died)."""
         self._task: asyncio.Task[None] | None = None
+        self._sweeping: asyncio.Task[None] | None = None
 
     @property
     def me(self) -> str:
@@ -301,11 +304,12 @@ class Cluster:
         self._task = asyncio.create_task(self._forever())
 
     async def stop(self) -> None:
-        """Stop the renewals."""
-        if self._task is not None:
-            self._task.cancel()
-            with suppress(asyncio.CancelledError):
-                await self._task
+        """Stop the renewals and sweeps."""
+        for task in (self._task, self._sweeping):
+            if task is not None:
+                task.cancel()
+                with suppress(asyncio.CancelledError):
+                    await task
 
     def lose(self, table: GameTable, reason: str = RECONNECT) -> None:
         """Forget a table this process may no longer serve: stop it, drop it from memory (unless
@@ -335,7 +339,7 @@ class Cluster:
             log.exception("could not release the leases; they expire in %g s", self.leases.seconds)
 
     async def _forever(self) -> None:
-        sweep = 0
+        ticks = 0
         while True:
             await asyncio.sleep(self.leases.seconds / 3)
             if self.draining:
@@ -351,13 +355,25 @@ class Cluster:
                     await hook()
                 except Exception:
                     log.exception("a cluster check failed")
-            sweep += 1
-            if sweep % 2:
-                continue
+            ticks += 1
+            if self._sweeping is None or self._sweeping.done():
+                self._sweeping = asyncio.create_task(self._sweep(orphans=not ticks % 2))
+
+    async def _sweep(self, orphans: bool) -> None:
+        """Take over the tables of processes that died (:attr:`on_sweep`) and, if ``orphans``,
+        tables nobody holds: in a task of its own, one sweep at a time, so that loading tables
+        (slow under load, or waiting on a lock) never holds up the renewals and checks."""
+        for hook in self.on_sweep:
             try:
-                for table_id in await self.leases.orphans():
-                    if table_id not in self.live and not self.draining:
-                        with suppress(Elsewhere):
-                            await self.claim(table_id)
+                await hook()
             except Exception:
-                log.exception("could not sweep up orphaned tables")
+                log.exception("could not take over the tables of a process that died")
+        if not orphans:
+            return
+        try:
+            for table_id in await self.leases.orphans():
+                if table_id not in self.live and not self.draining:
+                    with suppress(Elsewhere):
+                        await self.claim(table_id)
+        except Exception:
+            log.exception("could not sweep up orphaned tables")

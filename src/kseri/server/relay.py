@@ -6,7 +6,9 @@ published to the owner's channel with a connection id, and the owner answers it 
 :class:`RemoteConnection`, which behaves as a local connection of the same seat but publishes
 each message (that seat's view only) back to the relaying process's channel. A publish heard
 by nobody means the other process is gone: the relaying side closes its client with 1012 (the
-reconnect hint), the owning side forgets the connection. A message is one line of JSON (the
+reconnect hint), the owning side forgets the connection. At each check the relaying side lists
+its clients to each owner (``known``), which answers those it no longer serves (``unknown``:
+closed with 1012) and forgets those no longer listed. A message is one line of JSON (the
 envelope), a newline, and the payload unchanged.
 """
 
@@ -266,6 +268,7 @@ class Relay:
         """Subscribe, and check links and remote connections at each lease renewal."""
         await self.bus.start()
         self.cluster.on_tick.extend([self._check, self._renew_pairing])
+        self.cluster.on_sweep.append(self._take_over_from_the_dead)
         self._spawn(self._publish_lobby())
 
     def tell_peers(self, change: dict[str, Any]) -> None:
@@ -359,22 +362,37 @@ class Relay:
                 remote.gone()
 
     async def _check_links(self) -> None:
-        owners = await self.cluster.leases.owners(sorted({link.table_id for link in self.links.values()}))
-        alive = {owner: await self.bus.alive(owner) for owner in {link.owner for link in self.links.values()}}
-        for link in list(self.links.values()):
+        links = list(self.links.values())  # those opened while this check waits are checked next time
+        owners = await self.cluster.leases.owners(sorted({link.table_id for link in links}))
+        alive = {owner: await self.bus.alive(owner) for owner in {link.owner for link in links}}
+        for link in links:
             if owners.get(link.table_id) != link.owner or not alive[link.owner]:
                 link.connection.drop(RECONNECT, RESTART)
+        known: dict[str, list[str]] = {}  # every link now: the open of each went out before this
+        for conn_id, link in self.links.items():
+            if link.owner and not link.connection.dropped:
+                known.setdefault(link.owner, []).append(conn_id)
+        for owner, conn_ids in known.items():  # does the owner still serve them? (:meth:`_known`)
+            self.bus.post(owner, {"op": "known", "from": self.cluster.me, "conns": conn_ids})
         for relay in {remote.relay for remote in self.remotes.values()}:
             if not await self.bus.alive(relay):
                 for remote in [r for r in self.remotes.values() if r.relay == relay]:
                     remote.gone()
+
+    async def _take_over_from_the_dead(self) -> None:
+        """Take over now the tables of processes that no longer listen on Redis (they died),
+        without waiting for their leases to expire."""
         if self.cluster.draining:
             return
-        for owner in await self.cluster.leases.holders():  # tables of a process that died: now
-            if not await self.bus.alive(owner):
-                for table_id in await self.cluster.leases.held_by(owner):
-                    with suppress(Elsewhere):
-                        await self.tables.get(table_id, gone=owner)
+        try:
+            for owner in await self.cluster.leases.holders():
+                if not await self.bus.alive(owner):
+                    for table_id in await self.cluster.leases.held_by(owner):
+                        with suppress(Elsewhere):
+                            await self.tables.get(table_id, gone=owner)
+        except RedisError as error:
+            log.warning("cannot reach Redis (%s): the tables of processes that died wait for their leases "
+                        "to expire", error)
 
     # -- the owning side ---------------------------------------------------------------------
 
@@ -400,6 +418,13 @@ class Relay:
                 remote.inbox.put_nowait(None)
         elif op == "open":
             self._open(envelope)
+        elif op == "known":
+            self._known(envelope)
+        elif op == "unknown":
+            for conn_id in envelope["conns"]:
+                link = self.links.get(conn_id)
+                if link is not None:
+                    link.connection.drop(RECONNECT, RESTART)
         elif op == "http":
             self._spawn(self._serve_http(envelope, payload))
         elif (op in ("seats-claimed", "user-deleted", "tournament-changed")
@@ -418,6 +443,18 @@ class Relay:
             return
         self.remotes[remote.conn_id] = remote
         self._spawn(self._serve_remote(envelope["table"], remote))
+
+    def _known(self, envelope: dict[str, Any]) -> None:
+        """A relaying process's connections to tables here, as it holds them now: those this
+        process no longer serves are told to reconnect (the owner forgot them, as when a
+        message to their relay went unheard), those it serves and the relay no longer holds
+        are forgotten (their ``gone`` was lost). Its ``open`` for each came before."""
+        relay, listed = envelope["from"], set(envelope["conns"])
+        unknown = sorted(listed - self.remotes.keys())
+        if unknown:
+            self.bus.post(relay, {"op": "unknown", "conns": unknown})
+        for remote in [r for r in self.remotes.values() if r.relay == relay and r.conn_id not in listed]:
+            remote.gone()
 
     async def _serve_remote(self, table_id: str, remote: RemoteConnection) -> None:
         handler = asyncio.current_task()
