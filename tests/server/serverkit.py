@@ -116,6 +116,22 @@ class Server:
         """What the server has printed so far."""
         return self.log.read_text(errors="replace") if self.log else ""
 
+    def stacks(self, timeout: float = 60) -> str:
+        """Where the process is now: every thread's and every asyncio task's stack, as it
+        writes them on SIGUSR2 (``server/stacks.py``); "" if it wrote none within ``timeout``."""
+        from kseri.server.stacks import END
+
+        assert self.process is not None
+        before = self.output()
+        self.process.send_signal(signal.SIGUSR2)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and self.process.poll() is None:
+            now = self.output()
+            if now.count(END) > before.count(END):
+                return now[len(before):]
+            time.sleep(0.1)
+        return ""
+
     def kill(self) -> None:
         """kill -9."""
         assert self.process is not None

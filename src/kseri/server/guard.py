@@ -40,6 +40,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from kseri.server.limits import Limits
 from kseri.server.metrics import Metrics
+from kseri.server.stacks import dump_on_signal
 
 log = logging.getLogger("kseri.server")
 
@@ -198,14 +199,17 @@ class ConnectionGuard:
 
 
 class GuardedServer(uvicorn.Server):
-    """uvicorn's server, with the event loop's failed accepts reported to the guard."""
+    """uvicorn's server, with the event loop's failed accepts reported to the guard (and its
+    stacks dumped on SIGUSR2: ``server/stacks.py``)."""
 
     def __init__(self, config: uvicorn.Config, guard: ConnectionGuard) -> None:
         super().__init__(config)
         self.guard = guard
 
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
-        asyncio.get_running_loop().set_exception_handler(self.guard.loop_exception)
+        loop = asyncio.get_running_loop()
+        loop.set_exception_handler(self.guard.loop_exception)
+        dump_on_signal(loop)
         self.watch = asyncio.create_task(self.guard.watch_descriptors())
         await super().startup(sockets)
 
