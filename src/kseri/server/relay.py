@@ -7,8 +7,8 @@ published to the owner's channel with a connection id, and the owner answers it 
 each message (that seat's view only) back to the relaying process's channel. A publish heard
 by nobody means the other process is gone: the relaying side closes its client with 1012 (the
 reconnect hint), the owning side forgets the connection. At each check the relaying side lists
-its clients to each owner (``known``), which answers those it no longer serves (``unknown``:
-closed with 1012) and forgets those no longer listed. A message is one line of JSON (the
+its clients to each owner (``known``), which closes those it no longer serves (``close``, 1012)
+and forgets those no longer listed. A message is one line of JSON (the
 envelope), a newline, and the payload unchanged.
 """
 
@@ -420,11 +420,6 @@ class Relay:
             self._open(envelope)
         elif op == "known":
             self._known(envelope)
-        elif op == "unknown":
-            for conn_id in envelope["conns"]:
-                link = self.links.get(conn_id)
-                if link is not None:
-                    link.connection.drop(RECONNECT, RESTART)
         elif op == "http":
             self._spawn(self._serve_http(envelope, payload))
         elif (op in ("seats-claimed", "user-deleted", "tournament-changed")
@@ -446,13 +441,12 @@ class Relay:
 
     def _known(self, envelope: dict[str, Any]) -> None:
         """A relaying process's connections to tables here, as it holds them now: those this
-        process no longer serves are told to reconnect (the owner forgot them, as when a
-        message to their relay went unheard), those it serves and the relay no longer holds
-        are forgotten (their ``gone`` was lost). Its ``open`` for each came before."""
+        process no longer serves are closed with the reconnect hint (the owner forgot them, as
+        when a message to their relay went unheard), those it serves and the relay no longer
+        holds are forgotten (their ``gone`` was lost). Its ``open`` for each came before."""
         relay, listed = envelope["from"], set(envelope["conns"])
-        unknown = sorted(listed - self.remotes.keys())
-        if unknown:
-            self.bus.post(relay, {"op": "unknown", "conns": unknown})
+        for conn_id in sorted(listed - self.remotes.keys()):
+            self.bus.post(relay, {"op": "close", "conn": conn_id, "code": RESTART, "reason": RECONNECT})
         for remote in [r for r in self.remotes.values() if r.relay == relay and r.conn_id not in listed]:
             remote.gone()
 
