@@ -203,7 +203,8 @@ async def seat(servers: Callable[[], list[Process]], first: int, table_id: str, 
                     elif view.turn == number and not sent_at:
                         sent_at = time.perf_counter()
                         await ws.send(json.dumps({"type": "play", "card": view.hand[0], "seq": since}))
-        except (OSError, TimeoutError, websockets.ConnectionClosed, websockets.InvalidStatus):
+        except (OSError, TimeoutError, websockets.ConnectionClosed, websockets.InvalidHandshake):
+            # a process killed a moment ago, or refusing while it hands its tables over
             pass
         index += 1
         readied = -1
@@ -288,15 +289,22 @@ def main() -> None:
     if len(args.protocol) > 1:
         compare_protocols(args.postgres, args.redis, args.tables, args.seconds, args.protocol, args.rounds)
         return
-    rows = []
+    print(f"kseri cluster on one machine ({os.cpu_count()} cores): PostgreSQL, Redis, clients on the same "
+          f"machine; {args.tables} tables, {args.seconds:g} s each")
+    print(f"{'':>22} {'plays/s':>8} {'median ms':>10} {'p99 ms':>8} {'CPU ms/play':>12} {'overhead':>9}",
+          flush=True)
+    base_cpu = None
     for label, redis_url, size in (("1 process, no Redis", None, 1), ("cluster, 1 process", args.redis, 1),
                                    ("cluster, 2 processes", args.redis, 2),
                                    ("cluster, 3 processes", args.redis, 3)):
         servers = cluster(args.postgres, redis_url, size)
         try:
-            rows.append((label, *asyncio.run(load(servers, args.tables, args.seconds))[:4]))
+            rate, median, p99, cpu = asyncio.run(load(servers, args.tables, args.seconds))[:4]
         finally:
             drop(args.postgres, servers)
+        base_cpu = cpu if base_cpu is None else base_cpu
+        print(f"{label:>22} {rate:8.0f} {median:10.1f} {p99:8.1f} {cpu:12.2f} {cpu - base_cpu:+9.2f}",
+              flush=True)
 
     servers = cluster(args.postgres, args.redis, 3)
     takeovers: list[float] = []
@@ -334,12 +342,6 @@ def main() -> None:
     finally:
         drop(args.postgres, servers)
 
-    base_cpu = rows[0][4]
-    print(f"kseri cluster on one machine ({os.cpu_count()} cores): PostgreSQL, Redis, clients on the same "
-          f"machine; {args.tables} tables, {args.seconds:g} s each")
-    print(f"{'':>22} {'plays/s':>8} {'median ms':>10} {'p99 ms':>8} {'CPU ms/play':>12} {'overhead':>9}")
-    for label, rate, median, p99, cpu in rows:
-        print(f"{label:>22} {rate:8.0f} {median:10.1f} {p99:8.1f} {cpu:12.2f} {cpu - base_cpu:+9.2f}")
     valid = [t for t in takeovers if t == t]
     if valid:
         print(f"takeover after kill -9 (kill to next state, {len(valid)} kills): median "

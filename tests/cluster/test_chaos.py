@@ -122,12 +122,12 @@ class Match:
             logged = [line for server in [*self.cluster.retired, *self.cluster.servers]
                       for line in server.output().splitlines() if self.table_id in line]
             closes = [p.closes for p in self.players]
-            seen = [p.client.states[-1]["seq"] if p.client and p.client.states else None
-                    for p in self.players]
+            seen = [(p.client.states[-1]["seq"] if p.client.states else None,
+                     [m["type"] for m in p.client.received[-4:]]) if p.client else None for p in self.players]
             live = [s for s in self.cluster.servers if s.process and s.process.poll() is None]
             stacks = [f"port {s.port}:\n{await asyncio.to_thread(s.stacks)}" for s in live]
-            raise AssertionError(f"table {self.table_id} stopped at seq {self.latest()} (each seat's last: "
-                                 f"{seen}): {closes}; logged:\n" + "\n".join(logged)
+            raise AssertionError(f"table {self.table_id} stopped at seq {self.latest()} (each seat's last "
+                                 f"state and last messages: {seen}): {closes}; logged:\n" + "\n".join(logged)
                                  + "\n\nwhere each live process is:\n" + "\n".join(stacks)) from None
 
     def latest(self) -> int:
