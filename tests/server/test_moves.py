@@ -1,7 +1,10 @@
-"""A move runs to its end once begun: when the connection that sent it is dropped while the
-move is being stored (its handler cancelled: a relaying process went away, a drain), the move
-is still told to everyone, so the other players are not left waiting for a state that never
-comes (the stalled table of the rolling restart, ``tests/cluster/test_chaos.py``)."""
+"""A table at the edges of its moves and of its life. A move runs to its end once begun: when
+the connection that sent it is dropped while the move is being stored (its handler cancelled: a
+relaying process went away, a drain), the move is still told to everyone, so the other players
+are not left waiting for a state that never comes (the stalled table of the rolling restart,
+``tests/cluster/test_chaos.py``). And a connection that says hello to a copy of a table let go
+a moment before (it moved to another process of a cluster) is told to reconnect, never seated
+at a table that will not change again (the chaos test's stalled seat)."""
 
 from __future__ import annotations
 
@@ -13,7 +16,8 @@ from typing import Any
 
 from kseri.rules import Rules
 from kseri.server import db
-from kseri.server.audience import Connection
+from kseri.server.audience import RESTART, Connection
+from kseri.server.cluster import RECONNECT
 from kseri.server.protocol import Hello, Play, Ready
 from kseri.server.room import GameTable
 from kseri.server.seats import SeatState, hash_token
@@ -85,6 +89,30 @@ async def test_a_play_whose_connection_is_dropped_mid_commit_is_told_to_the_othe
         stored = await store.load("moves")
         assert stored is not None and [row["seq"] for row in stored.events][-1] == seq + 1
     finally:
-        table.stop()
+        table.stop("the test is over")
+        search.close()
+        await store.close()
+
+
+async def test_a_hello_to_a_table_let_go_a_moment_before_is_told_to_reconnect(database_url: str) -> None:
+    settings = ServerSettings(database_url, bot_delay=0)
+    store = await db.Store.open(database_url)
+    search = SearchPool(1)
+    seats = [SeatState("human", None, name, hash_token(f"{name}-token")) for name in ("Ana", "Ben")]
+    table, batch = GameTable.new("let-go", Rules.preset("greek"), seats, casual=True, public=False,
+                                 clock=None, store=store, settings=settings, search=search)
+    try:
+        await store.write(batch)
+        table.start()
+        ana, ben = Listener(settings), Listener(settings)
+        await table.handle(ana, Hello(type="hello", protocol=1, token="Ana-token", since=None))
+        assert ana.messages[0]["type"] == "welcome" and ana in table.connections
+        table.stop(RECONNECT)  # as the cluster does when another process takes the table over
+        # Ben's connection found this copy of the table just before, and says hello just after
+        await table.handle(ben, Hello(type="hello", protocol=1, token="Ben-token", since=None))
+        assert (ben.dropped, ben.close_code) == (RECONNECT, RESTART)
+        assert ben.messages == [] and ben not in table.connections
+        assert table.seats[1].connections == 0
+    finally:
         search.close()
         await store.close()

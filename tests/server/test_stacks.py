@@ -28,7 +28,8 @@ def test_sigusr2_dumps_threads_and_tasks_and_the_server_goes_on(sqlite_url: str)
         threads, tasks = dump.split(BEGIN)
         assert "most recent call first" in threads and "serve_command" in threads  # faulthandler's
         assert "_write_forever" in tasks and "queues.py" in tasks  # the database writer, waiting
-        assert "serve_socket" in tasks and "kseri/server/wire.py" in tasks  # the client's handler
+        handler = f"table {table['table']['id']}: a connection"  # named for its table
+        assert handler in tasks and "kseri/server/wire.py" in tasks.split(handler)[1]
         assert httpx.get(server.http + "/api/rules", timeout=10).status_code == 200
         assert server.process is not None and server.process.poll() is None
     finally:

@@ -18,6 +18,9 @@ from kseri.server.limits import TokenBucket
 from kseri.server.protocol import LEAN, PROTOCOL, Presence, ServerMessage, State, dumps
 from kseri.server.settings import ServerSettings
 
+RESTART = 1012
+"""The WebSocket close code that asks a client to reconnect (``Service Restart``)."""
+
 
 class StateText:
     """The ``state`` messages of one moment of a table, each shared part turned into JSON once
@@ -65,7 +68,7 @@ class Connection:
         self.dropped: str | None = None
         """Why the server dropped it (it stopped reading, or kept flooding), if it did."""
         self.close_code = 1008
-        """The WebSocket close code it is dropped with (1012: its table moved, reconnect)."""
+        """The WebSocket close code it is dropped with (:data:`RESTART`: its table moved, reconnect)."""
         self.on_drop: Callable[[], object] | None = None
         self.throttled = 0
         """Messages refused in a row for want of allowance."""

@@ -29,6 +29,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlalchemy.sql.elements import ColumnElement
 
 from kseri.server import db
+from kseri.server.audience import RESTART
 from kseri.server.room import GameTable
 
 log = logging.getLogger("kseri.server")
@@ -47,8 +48,9 @@ NOW = func.extract("epoch", func.clock_timestamp())
 
 RECONNECT = "the table moved to another server process; reconnect"
 """The reason given with close code 1012 to connections of a table this process let go."""
-RESTART = 1012
-"""The WebSocket close code that asks a client to reconnect (``Service Restart``)."""
+HANDING_OVER = "the server process is restarting; reconnect"
+"""The reason given with close code 1012 to the connections of the tables a process hands over
+as it stops (SIGTERM)."""
 TRY_AGAIN_LATER = 1013
 """The WebSocket close code for a connection this process cannot serve for now (its database,
 or the cluster's Redis, is out of reach); the client reconnects after a while, here or elsewhere."""
@@ -318,7 +320,7 @@ class Cluster:
         if self.live.get(table.id) is table:
             del self.live[table.id]
             self.leases.owned.pop(table.id, None)
-        table.stop()
+        table.stop(reason)
         for connection in list(table.connections):
             connection.drop(reason, RESTART)
         log.warning("let go of table %s: %s", table.id, reason)
@@ -330,9 +332,9 @@ class Cluster:
         owned = list(self.leases.owned)
         tables = [self.live.pop(table_id) for table_id in owned if table_id in self.live]
         for table in tables:  # first: a commit refused by the release below answers nobody
-            table.stop()
+            table.stop(HANDING_OVER)
             for connection in list(table.connections):
-                connection.drop("the server process is restarting; reconnect", RESTART)
+                connection.drop(HANDING_OVER, RESTART)
         try:
             await self.leases.release(owned)
         except Exception:

@@ -27,8 +27,8 @@ from starlette.websockets import WebSocketState
 
 from kseri.rules import Rules
 from kseri.server import db, wire
-from kseri.server.audience import Connection
-from kseri.server.cluster import RECONNECT, RESTART, TRY_AGAIN_LATER, Cluster, Elsewhere, Fenced, Leases
+from kseri.server.audience import RESTART, Connection
+from kseri.server.cluster import HANDING_OVER, RECONNECT, TRY_AGAIN_LATER, Cluster, Elsewhere, Fenced, Leases
 from kseri.server.errors import ApiError
 from kseri.server.limits import ASGIApp, Receive, Scope, Send
 from kseri.server.metrics import Health, Metrics, cluster_check
@@ -42,6 +42,10 @@ from kseri.server.talk import MayTalk, allow_everyone
 from kseri.server.workers import SearchPool
 
 log = logging.getLogger("kseri.server")
+
+LET_GO = "the table was let go of here a moment ago; reconnect"
+"""Why a connection that says hello to an idle table just let go is closed (1012: it reconnects
+and the table loads again)."""
 
 UserOf = Callable[[WebSocket], Awaitable[str | None]]
 """The account a WebSocket's session signs in, if any (``Players.websocket_user``)."""
@@ -139,7 +143,7 @@ class TableRegistry(ABC):
             self._forgetting.cancel()
         await self._leave()
         for table in self.live.values():
-            table.stop()
+            table.stop(HANDING_OVER)
         self.search.close()
 
     def listen(self, heard: Callable[[Change], None]) -> None:
@@ -232,7 +236,7 @@ class TableRegistry(ABC):
                 async with self._loading:  # asked for again meanwhile: loaded after its lease is let go
                     if not table.idle(now, after) or self.live.get(table_id) is not table:
                         continue
-                    table.stop()
+                    table.stop(LET_GO)
                     del self.live[table_id]
                     with suppress(Exception):
                         await self._let_go([table_id])
@@ -249,7 +253,7 @@ class TableRegistry(ABC):
         await self.store.delete_table(table.id)
         for connection in list(table.connections):
             connection.drop(why)
-        table.stop()
+        table.stop(why)
         if self.live.get(table.id) is table:
             del self.live[table.id]
         with suppress(Exception):
@@ -279,6 +283,7 @@ class TableRegistry(ABC):
         connection = Connection(websocket, self.settings, await user(websocket))
         handler = asyncio.current_task()
         assert handler is not None
+        handler.set_name(f"table {table_id}: a connection")  # as the stacks dump shows it
         connection.on_drop = handler.cancel
         sender = asyncio.create_task(connection.send_forever())
         try:
@@ -435,7 +440,7 @@ class LeasedRegistry(TableRegistry):
             try:
                 await cluster.drain()
                 for link in list(relay.links.values()):
-                    link.connection.drop("the server process is restarting; reconnect", RESTART)
+                    link.connection.drop(HANDING_OVER, RESTART)
             finally:
                 if callable(stop_server):
                     stop_server(signal.SIGTERM, None)

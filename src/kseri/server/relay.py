@@ -32,8 +32,8 @@ from redis.exceptions import RedisError
 from sqlalchemy.exc import DBAPIError
 
 from kseri.server import wire
-from kseri.server.audience import Connection
-from kseri.server.cluster import RECONNECT, RESTART, TRY_AGAIN_LATER, Cluster, Elsewhere
+from kseri.server.audience import RESTART, Connection
+from kseri.server.cluster import HANDING_OVER, RECONNECT, TRY_AGAIN_LATER, Cluster, Elsewhere
 from kseri.server.limits import ASGIApp, Receive, Scope, Send
 from kseri.server.room import GameTable
 from kseri.server.settings import ServerSettings
@@ -278,7 +278,7 @@ class Relay:
     async def stop(self) -> None:
         """Close every relayed client with the reconnect hint, stop the bus."""
         for link in list(self.links.values()):
-            link.connection.drop("the server process is restarting; reconnect", RESTART)
+            link.connection.drop(HANDING_OVER, RESTART)
         for task in list(self._tasks):
             task.cancel()
         with suppress(Exception):
@@ -316,9 +316,10 @@ class Relay:
         connection = Connection(websocket, self.settings, user)
         handler = asyncio.current_task()
         assert handler is not None
+        conn_id = secrets.token_urlsafe(12)
+        handler.set_name(f"table {table_id}: a connection relayed to {owner or 'nobody'} ({conn_id})")
         connection.on_drop = handler.cancel
         sender = asyncio.create_task(connection.send_forever())
-        conn_id = secrets.token_urlsafe(12)
         link = Link(connection, table_id, owner)
         self.links[conn_id] = link
         try:
@@ -453,6 +454,7 @@ class Relay:
     async def _serve_remote(self, table_id: str, remote: RemoteConnection) -> None:
         handler = asyncio.current_task()
         assert handler is not None
+        handler.set_name(f"table {table_id}: a connection relayed from {remote.relay} ({remote.conn_id})")
         remote.on_drop = handler.cancel
         table: GameTable | None = None
         try:

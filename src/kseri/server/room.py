@@ -24,7 +24,7 @@ from kseri.engine import IllegalPlayError
 from kseri.records import record_from_match
 from kseri.rules import Rules
 from kseri.server import db
-from kseri.server.audience import Audience, Connection
+from kseri.server.audience import RESTART, Audience, Connection
 from kseri.server.clock import TurnClock
 from kseri.server.eventlog import Event, EventLog, GameState, RoundSecret
 from kseri.server.hints import Hints
@@ -159,6 +159,8 @@ class GameTable:
         """The table talk: fixed phrases, told to everyone, never stored."""
         self.fence = fence
         """Guards each commit (in a cluster, the lease's fencing number)."""
+        self.stopped: str | None = None
+        """Why this copy of the table was let go (:meth:`stop`), if it was."""
 
     @property
     def state(self) -> GameState:
@@ -387,6 +389,9 @@ class GameTable:
         if connection.joined:
             raise ProtocolError("bad-message", "hello was already said on this connection")
         async with self.lock:
+            if self.stopped is not None:  # let go while the connection was on its way in
+                connection.drop(self.stopped, RESTART)
+                return
             seat = None
             held: tuple[int, ...] = ()
             if message.tokens is not None:
@@ -614,6 +619,9 @@ class GameTable:
         """Begin the table's automatic steps (after creation or restoration)."""
         self.timer.schedule()
 
-    def stop(self) -> None:
-        """Cancel the table's timers for good."""
+    def stop(self, reason: str) -> None:
+        """Cancel the table's timers for good: this copy of the table is let go. A connection
+        that found it just before and says hello after is closed with ``reason`` and the
+        reconnect code (:data:`~kseri.server.audience.RESTART`), and finds where the table is now."""
+        self.stopped = reason
         self.timer.stop()
