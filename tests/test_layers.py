@@ -117,7 +117,7 @@ def test_no_private_name_is_imported_from_another_module() -> None:
     assert wrong == []
 
 
-SERVER_ROOMS = ["limits", "throttles", "settings", "errors", "protocol", "db", "metrics", "guard",
+SERVER_ROOMS = ["limits", "throttles", "settings", "errors", "protocol", "db", "metrics", "stacks", "guard",
                 "workers", "history", "hints", "talk", "eventlog", "delta", "audience", "seats", "clock",
                 "passplay", "room", "wire", "resign", "accounts", "guests", "ratings", "fairplay",
                 "moderation", "refunds", "pairing", "cluster", "relay", "registry", "players", "puzzles",

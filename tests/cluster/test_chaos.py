@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import random
 import signal
+import subprocess
 import time
 from collections.abc import Callable, Iterator
 
@@ -124,10 +125,17 @@ class Match:
             closes = [p.closes for p in self.players]
             seen = [(p.client.states[-1]["seq"] if p.client.states else None,
                      [m["type"] for m in p.client.received[-4:]]) if p.client else None for p in self.players]
+            answers = [await answered(p.client) if p.client else None for p in self.players]
             live = [s for s in self.cluster.servers if s.process and s.process.poll() is None]
+            ports = " or ".join(f"sport = :{s.port}" for s in live)
+            closing = subprocess.run(["ss", "-tno", "state", "all", "exclude", "established",
+                                      "exclude", "listening", f"( {ports} )"],
+                                     capture_output=True, text=True, check=False).stdout
             stacks = [f"port {s.port}:\n{await asyncio.to_thread(s.stacks)}" for s in live]
             raise AssertionError(f"table {self.table_id} stopped at seq {self.latest()} (each seat's last "
-                                 f"state and last messages: {seen}): {closes}; logged:\n" + "\n".join(logged)
+                                 f"state and last messages: {seen}; a ping now: {answers}): {closes}; "
+                                 "logged:\n" + "\n".join(logged)
+                                 + "\n\nthe live processes' sockets not established:\n" + closing
                                  + "\n\nwhere each live process is:\n" + "\n".join(stacks)) from None
 
     def latest(self) -> int:
@@ -139,6 +147,26 @@ class Match:
         clients = [player.client for player in self.players]
         assert all(clients)
         return clients  # type: ignore[return-value]
+
+
+async def answered(client: Client) -> str:
+    """Whether a client's connection is alive end to end (a ping answered within 10 s), and how
+    its socket stands (the client's reading paused or not, the messages it holds, ``ss``)."""
+    connection = client.connection
+    messages = getattr(connection, "recv_messages", None)
+    held = (f"reading paused: {getattr(messages, 'paused', '?')}, "
+            f"{len(getattr(messages, 'frames', []))} frames held")
+    port = connection.local_address[1]
+    ss = subprocess.run(["ss", "-tnoi", "state", "all", f"( sport = :{port} or dport = :{port} )"],
+                        capture_output=True, text=True, check=False).stdout
+    try:
+        pong = await connection.ping()
+        await asyncio.wait_for(pong, 10)
+        return f"answered; {held}; {connection.state.name}\n{ss}"
+    except TimeoutError:
+        return f"no answer in 10 s; {held}; {connection.state.name}\n{ss}"
+    except websockets.ConnectionClosed as closed:
+        return f"closed ({closed}); {held}; {connection.state.name}\n{ss}"
 
 
 async def check_finished(cluster: Cluster, nginx: Nginx, match: Match) -> int:
