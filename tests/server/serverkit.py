@@ -21,6 +21,7 @@ import httpx
 import jsonschema_rs
 import websockets
 from prometheus_client.parser import text_string_to_metric_families
+from websockets.protocol import State
 
 SCHEMAS = Path(__file__).resolve().parents[2] / "src" / "kseri" / "schemas"
 SERVER_SCHEMA = json.loads((SCHEMAS / "ws-server.schema.json").read_text())
@@ -56,6 +57,9 @@ LAX = ("tables_per_minute=100000,tables_burst=100000,connections_per_address=100
        "max_backlog=100000,send_queue=100001")
 """Limits for tests that open many tables and connections from one address (loopback) and
 replay whole matches to spectators."""
+CLOSE_CHECK = 2.0
+"""Seconds between a client's looks at whether the server's close frame has come while it waits
+for a message (:meth:`Client._next`)."""
 START_TIMEOUT = 120.0
 """Seconds a server may take to answer after it is started (a loaded CI machine starting a
 cluster's processes at once takes well over 30)."""
@@ -221,7 +225,8 @@ class Client:
         await self.connection.send(json.dumps(message))
 
     async def receive(self, timeout: float = 20) -> Json:
-        text = await asyncio.wait_for(self.connection.recv(), timeout)
+        async with asyncio.timeout(timeout):
+            text = await self._next()
         message: Json = json.loads(text)
         SERVER_MESSAGES.validate(message)
         self.received.append(message)
@@ -234,6 +239,18 @@ class Client:
                 self.latencies.append(time.perf_counter() - self._sent_at)
                 self._sent_at = 0.0
         return message
+
+    async def _next(self) -> str | bytes:
+        """The next message. Once the server's close frame has come (and was answered), the
+        connection is ended after the close timeout as a browser ends it, whether or not the
+        server's side of TCP has closed: ``websockets`` alone would wait for that close in
+        ``recv()`` for ever (seen under load: a server socket left open after its close)."""
+        while True:
+            try:
+                return await asyncio.wait_for(self.connection.recv(), CLOSE_CHECK)
+            except TimeoutError:
+                if self.connection.state is not State.OPEN:
+                    await self.connection.close()  # aborts after the close timeout: recv() raises
 
     async def presence_until(self, stop: Callable[[Json], bool], timeout: float = 20) -> Json:
         """The next ``presence`` message whose table satisfies ``stop`` (others are kept)."""
