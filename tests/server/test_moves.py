@@ -16,7 +16,7 @@ from typing import Any
 
 from kseri.rules import Rules
 from kseri.server import db
-from kseri.server.audience import RESTART, Connection
+from kseri.server.audience import DROPPED, RESTART, Connection
 from kseri.server.cluster import RECONNECT
 from kseri.server.protocol import Hello, Play, Ready
 from kseri.server.room import GameTable
@@ -95,11 +95,24 @@ async def test_a_play_whose_connection_is_dropped_mid_commit_is_told_to_the_othe
 
 
 async def test_a_hello_to_a_table_let_go_a_moment_before_is_told_to_reconnect(database_url: str) -> None:
+    # as the cluster does when another process takes the table over
+    ben = await hello_after_stop(database_url, "let-go", RECONNECT)
+    assert (ben.dropped, ben.close_code) == (RECONNECT, RESTART)
+
+
+async def test_a_hello_to_a_table_removed_a_moment_before_is_dropped_like_the_rest(database_url: str) -> None:
+    ben = await hello_after_stop(database_url, "removed", "a moderator closed this table: spam", DROPPED)
+    assert (ben.dropped, ben.close_code) == ("a moderator closed this table: spam", DROPPED)
+
+
+async def hello_after_stop(database_url: str, table_id: str, reason: str, *code: int) -> Listener:
+    """Ben's hello to a table stopped (``reason``, ``code``) after Ana was seated: his
+    connection found this copy of the table just before, and says hello just after."""
     settings = ServerSettings(database_url, bot_delay=0)
     store = await db.Store.open(database_url)
     search = SearchPool(1)
     seats = [SeatState("human", None, name, hash_token(f"{name}-token")) for name in ("Ana", "Ben")]
-    table, batch = GameTable.new("let-go", Rules.preset("greek"), seats, casual=True, public=False,
+    table, batch = GameTable.new(table_id, Rules.preset("greek"), seats, casual=True, public=False,
                                  clock=None, store=store, settings=settings, search=search)
     try:
         await store.write(batch)
@@ -107,12 +120,11 @@ async def test_a_hello_to_a_table_let_go_a_moment_before_is_told_to_reconnect(da
         ana, ben = Listener(settings), Listener(settings)
         await table.handle(ana, Hello(type="hello", protocol=1, token="Ana-token", since=None))
         assert ana.messages[0]["type"] == "welcome" and ana in table.connections
-        table.stop(RECONNECT)  # as the cluster does when another process takes the table over
-        # Ben's connection found this copy of the table just before, and says hello just after
+        table.stop(reason, *code)
         await table.handle(ben, Hello(type="hello", protocol=1, token="Ben-token", since=None))
-        assert (ben.dropped, ben.close_code) == (RECONNECT, RESTART)
         assert ben.messages == [] and ben not in table.connections
         assert table.seats[1].connections == 0
+        return ben
     finally:
         search.close()
         await store.close()

@@ -20,6 +20,9 @@ from kseri.server.settings import ServerSettings
 
 RESTART = 1012
 """The WebSocket close code that asks a client to reconnect (``Service Restart``)."""
+DROPPED = 1008
+"""The WebSocket close code of a connection the server drops for good (``Policy Violation``:
+it stopped reading, it kept flooding, its table was removed)."""
 
 
 class StateText:
@@ -67,7 +70,7 @@ class Connection:
         self.max_queued = settings.limits.send_queue
         self.dropped: str | None = None
         """Why the server dropped it (it stopped reading, or kept flooding), if it did."""
-        self.close_code = 1008
+        self.close_code = DROPPED
         """The WebSocket close code it is dropped with (:data:`RESTART`: its table moved, reconnect)."""
         self.on_drop: Callable[[], object] | None = None
         self.throttled = 0
@@ -93,7 +96,7 @@ class Connection:
             return
         self._queue.put_nowait(text)
 
-    def drop(self, reason: str, code: int = 1008) -> None:
+    def drop(self, reason: str, code: int = DROPPED) -> None:
         """Close it (``code``) for ``reason``; its seat counts as away at once (:attr:`on_drop`)."""
         if self.dropped:
             return

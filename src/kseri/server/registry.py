@@ -27,7 +27,7 @@ from starlette.websockets import WebSocketState
 
 from kseri.rules import Rules
 from kseri.server import db, wire
-from kseri.server.audience import RESTART, Connection
+from kseri.server.audience import DROPPED, RESTART, Connection
 from kseri.server.cluster import HANDING_OVER, RECONNECT, TRY_AGAIN_LATER, Cluster, Elsewhere, Fenced, Leases
 from kseri.server.errors import ApiError
 from kseri.server.limits import ASGIApp, Receive, Scope, Send
@@ -253,7 +253,7 @@ class TableRegistry(ABC):
         await self.store.delete_table(table.id)
         for connection in list(table.connections):
             connection.drop(why)
-        table.stop(why)
+        table.stop(why, DROPPED)
         if self.live.get(table.id) is table:
             del self.live[table.id]
         with suppress(Exception):

@@ -32,7 +32,7 @@ from redis.exceptions import RedisError
 from sqlalchemy.exc import DBAPIError
 
 from kseri.server import wire
-from kseri.server.audience import RESTART, Connection
+from kseri.server.audience import DROPPED, RESTART, Connection
 from kseri.server.cluster import HANDING_OVER, RECONNECT, TRY_AGAIN_LATER, Cluster, Elsewhere
 from kseri.server.limits import ASGIApp, Receive, Scope, Send
 from kseri.server.room import GameTable
@@ -203,7 +203,7 @@ class RemoteConnection(Connection):
             if self.on_drop is not None:
                 self.on_drop()
 
-    def drop(self, reason: str, code: int = 1008) -> None:
+    def drop(self, reason: str, code: int = DROPPED) -> None:
         """Ask the relaying process to close the client (``code``, ``reason``)."""
         if self.dropped:
             return

@@ -159,8 +159,9 @@ class GameTable:
         """The table talk: fixed phrases, told to everyone, never stored."""
         self.fence = fence
         """Guards each commit (in a cluster, the lease's fencing number)."""
-        self.stopped: str | None = None
-        """Why this copy of the table was let go (:meth:`stop`), if it was."""
+        self.stopped: tuple[str, int] | None = None
+        """Why this copy of the table was let go (:meth:`stop`), and the close code that
+        says so, if it was."""
 
     @property
     def state(self) -> GameState:
@@ -390,7 +391,7 @@ class GameTable:
             raise ProtocolError("bad-message", "hello was already said on this connection")
         async with self.lock:
             if self.stopped is not None:  # let go while the connection was on its way in
-                connection.drop(self.stopped, RESTART)
+                connection.drop(*self.stopped)
                 return
             seat = None
             held: tuple[int, ...] = ()
@@ -619,9 +620,11 @@ class GameTable:
         """Begin the table's automatic steps (after creation or restoration)."""
         self.timer.schedule()
 
-    def stop(self, reason: str) -> None:
+    def stop(self, reason: str, code: int = RESTART) -> None:
         """Cancel the table's timers for good: this copy of the table is let go. A connection
-        that found it just before and says hello after is closed with ``reason`` and the
-        reconnect code (:data:`~kseri.server.audience.RESTART`), and finds where the table is now."""
-        self.stopped = reason
+        that found it just before and says hello after is closed with ``reason`` and ``code``:
+        by default the reconnect code (:data:`~kseri.server.audience.RESTART`), so it finds
+        where the table is now; :data:`~kseri.server.audience.DROPPED` for a table removed,
+        as its connections were."""
+        self.stopped = reason, code
         self.timer.stop()
