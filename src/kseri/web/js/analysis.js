@@ -194,8 +194,11 @@ export class AnalysisPanel {
       ? t("analysis.mistake", { name: who, card: cardName(review.card), best: cardName(review.best), loss: review.loss.toFixed(1) })
       : t("analysis.good", { name: who, card: cardName(review.card) });
     const mistake = review.loss >= NOTABLE || review.verdict;
+    // "better_card" names the better card and its points, as the mistake's sentence did already
+    const verdict = review.verdict && (review.loss >= NOTABLE && review.verdict.kind === "better_card"
+      ? reasonText(review.verdict) : verdictText(review.verdict));
     return h("p", { class: `analysis-note${mistake ? " mistake" : ""}`, id: "analysis-note", "data-verdict": review.verdict && review.verdict.kind },
-      text, review.verdict && h("span", { class: "verdict" }, " ", verdictText(review.verdict)));
+      text, verdict && h("span", { class: "verdict" }, " ", verdict));
   }
 
   /** The steps (1 = after the first play) of a round whose play has a verdict. */
@@ -222,9 +225,17 @@ export class AnalysisPanel {
   }
 }
 
+function verdictFields(verdict) {
+  return { card: cardName(verdict.card), better: cardName(verdict.better), worth: verdict.worth, loss: verdict.loss.toFixed(1) };
+}
+
+/** Why a verdict's better card is better (its reason alone), or "" when it gives none. */
+function reasonText(verdict) {
+  return verdict.reason ? t(`reason.${verdict.reason}`, verdictFields(verdict)) : "";
+}
+
 /** A verdict (analysis/verdicts.py's JSON) as a sentence in the page's language. */
 export function verdictText(verdict) {
-  const fields = { card: cardName(verdict.card), better: cardName(verdict.better), worth: verdict.worth, loss: verdict.loss.toFixed(1) };
-  const reason = verdict.reason ? ` ${t(`reason.${verdict.reason}`, fields)}` : "";
-  return t(`verdict.${verdict.kind}`, fields) + reason;
+  const reason = reasonText(verdict);
+  return t(`verdict.${verdict.kind}`, verdictFields(verdict)) + (reason && ` ${reason}`);
 }
