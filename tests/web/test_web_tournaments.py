@@ -131,6 +131,9 @@ def test_standings_update_live_to_the_end(tournament_server: Server, new_context
     page = page_errors.watch(new_context(viewport).new_page())
     page.goto(f"{tournament_server.http}/tournaments/{tournament_id}")
     expect(page.locator("#tournament-status")).to_contain_text("Open for entries")
+    # the rules in words, not the server's spec
+    expect(page.locator("#tournament-status")).to_contain_text(
+        "Greek (Target score: 1; When both reach the target: The higher score wins)")
     asked: list[str] = []  # the page's requests from here on: none for the tournament's data
     page.on("request", lambda request: asked.append(request.url))
     assert players[0].post(f"/api/tournaments/{tournament_id}/start").status_code == 204

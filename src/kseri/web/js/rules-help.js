@@ -6,10 +6,30 @@ import { t } from "./i18n.js";
 
 const RANK_KEYS = { A: "rank.A", K: "rank.K", Q: "rank.Q", J: "rank.J", T: "rank.T" };
 
-/** A preset's name in words (the server's id only for a preset the page has no name for). */
-export function presetName(name) {
-  const text = t(`preset.${name}`);
-  return text === `preset.${name}` ? name : text;
+/** A text of the page's language, or null where it has none for ``key``. */
+function known(key) {
+  const text = t(key);
+  return text === key ? null : text;
+}
+
+/** A preset's name in words, or a rules spec (the server's "greek,target=1,target_rule=higher-wins")
+ * as the preset's name and its options in words: "Greek (Target score: 1; When both reach the
+ * target: The higher score wins)". The server's ids stand where the page has no words for them. */
+export function presetName(spec) {
+  const [name, ...options] = spec.split(",").map((part) => part.trim()).filter(Boolean);
+  const named = known(`preset.${name}`) ?? name;
+  return options.length ? `${named} (${options.map(optionText).join("; ")})` : named;
+}
+
+/** One option of a rules spec ("target=1") in words. */
+function optionText(assignment) {
+  const [key, value = ""] = assignment.split("=").map((part) => part.trim());
+  const option = key.replaceAll("-", "_");
+  const label = known(`opt.${option}`);
+  if (label === null) return assignment;
+  if (value === "true") return label;
+  if (value === "false" || value === "none") return `${label}: ${t("opt.off")}`;
+  return `${label}: ${known(`opt.${option}.${value}`) ?? value}`;
 }
 
 /** A card_points entry ("TD" a card, "A" a rank) in words. */

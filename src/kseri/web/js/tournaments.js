@@ -6,6 +6,7 @@ import { api } from "./api.js";
 import { accountApi, accountErrorText, currentAccount } from "./account.js";
 import { h, navigate } from "./dom.js";
 import { t, tn } from "./i18n.js";
+import { presetName } from "./rules-help.js";
 import { notify, turnTitle } from "./notices.js";
 
 const STYLE_ID = "tournaments-style";
@@ -330,7 +331,7 @@ export class TournamentScreen {
       h("p", {}, link("/tournaments", t("tournament.all"))),
       h("h1", {}, d.name),
       h("p", { class: "facts", id: "tournament-status" },
-        `${t(`tournament.format.${d.format}`)} · ${d.rules} · ${statusText(d)} · ${tn("tournament.entrantsCount", d.entrants)}`),
+        `${t(`tournament.format.${d.format}`)} · ${presetName(d.rules)} · ${statusText(d)} · ${tn("tournament.entrantsCount", d.entrants)}`),
       d.status === "open" && h("p", { class: "facts" }, t("tournament.startsAt", { when: startsText(d) })),
       d.show_within !== null && !this.over() && h("p", { class: "facts", id: "tournament-show-within" }, t("tournament.showWithinFact", { n: d.show_within })),
       h("p", { class: "facts", id: "tournament-rated" }, d.rated ? t("tournament.ratedFact") : t("tournament.casualFact"),
