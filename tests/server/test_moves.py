@@ -107,7 +107,8 @@ async def test_a_hello_to_a_table_removed_a_moment_before_is_dropped_like_the_re
 
 async def hello_after_stop(database_url: str, table_id: str, reason: str, *code: int) -> Listener:
     """Ben's hello to a table stopped (``reason``, ``code``) after Ana was seated: his
-    connection found this copy of the table just before, and says hello just after."""
+    connection found this copy of the table just before, and says hello just after. Ana's
+    connection is closed by the stop itself, with the same reason and code."""
     settings = ServerSettings(database_url, bot_delay=0)
     store = await db.Store.open(database_url)
     search = SearchPool(1)
@@ -124,6 +125,7 @@ async def hello_after_stop(database_url: str, table_id: str, reason: str, *code:
         await table.handle(ben, Hello(type="hello", protocol=1, token="Ben-token", since=None))
         assert ben.messages == [] and ben not in table.connections
         assert table.seats[1].connections == 0
+        assert (ana.dropped, ana.close_code) == (ben.dropped, ben.close_code)  # stop closed Ana's alike
         return ben
     finally:
         search.close()

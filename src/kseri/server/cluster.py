@@ -29,7 +29,6 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlalchemy.sql.elements import ColumnElement
 
 from kseri.server import db
-from kseri.server.audience import RESTART
 from kseri.server.room import GameTable
 
 log = logging.getLogger("kseri.server")
@@ -321,8 +320,6 @@ class Cluster:
             del self.live[table.id]
             self.leases.owned.pop(table.id, None)
         table.stop(reason)
-        for connection in list(table.connections):
-            connection.drop(reason, RESTART)
         log.warning("let go of table %s: %s", table.id, reason)
 
     async def drain(self) -> None:
@@ -333,8 +330,6 @@ class Cluster:
         tables = [self.live.pop(table_id) for table_id in owned if table_id in self.live]
         for table in tables:  # first: a commit refused by the release below answers nobody
             table.stop(HANDING_OVER)
-            for connection in list(table.connections):
-                connection.drop(HANDING_OVER, RESTART)
         try:
             await self.leases.release(owned)
         except Exception:

@@ -251,8 +251,6 @@ class TableRegistry(ABC):
         time, one a moderator closed, a rated table whose players were seated elsewhere
         meanwhile); its connections are dropped, told ``why``."""
         await self.store.delete_table(table.id)
-        for connection in list(table.connections):
-            connection.drop(why)
         table.stop(why, DROPPED)
         if self.live.get(table.id) is table:
             del self.live[table.id]

@@ -621,10 +621,12 @@ class GameTable:
         self.timer.schedule()
 
     def stop(self, reason: str, code: int = RESTART) -> None:
-        """Cancel the table's timers for good: this copy of the table is let go. A connection
-        that found it just before and says hello after is closed with ``reason`` and ``code``:
-        by default the reconnect code (:data:`~kseri.server.audience.RESTART`), so it finds
-        where the table is now; :data:`~kseri.server.audience.DROPPED` for a table removed,
-        as its connections were."""
+        """Let this copy of the table go for good: cancel its timers and close its connections
+        (local and relayed) with ``reason`` and ``code``, as well as any connection that found it
+        just before and says hello after. The code is by default the reconnect code
+        (:data:`~kseri.server.audience.RESTART`), so they find where the table is now;
+        :data:`~kseri.server.audience.DROPPED` for a table removed."""
         self.stopped = reason, code
         self.timer.stop()
+        for connection in list(self.connections):
+            connection.drop(reason, code)

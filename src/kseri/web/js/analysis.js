@@ -190,14 +190,14 @@ export class AnalysisPanel {
     const review = this.byPlay.get(`${round}:${play}`);
     if (!review) return null;
     const who = name(review.seat);
-    const text = review.loss >= NOTABLE
+    const costly = review.loss >= NOTABLE;
+    const text = costly
       ? t("analysis.mistake", { name: who, card: cardName(review.card), best: cardName(review.best), loss: review.loss.toFixed(1) })
       : t("analysis.good", { name: who, card: cardName(review.card) });
-    const mistake = review.loss >= NOTABLE || review.verdict;
     // "better_card" names the better card and its points, as the mistake's sentence did already
-    const verdict = review.verdict && (review.loss >= NOTABLE && review.verdict.kind === "better_card"
+    const verdict = review.verdict && (costly && review.verdict.kind === "better_card"
       ? reasonText(review.verdict) : verdictText(review.verdict));
-    return h("p", { class: `analysis-note${mistake ? " mistake" : ""}`, id: "analysis-note", "data-verdict": review.verdict && review.verdict.kind },
+    return h("p", { class: `analysis-note${costly || review.verdict ? " mistake" : ""}`, id: "analysis-note", "data-verdict": review.verdict && review.verdict.kind },
       text, verdict && h("span", { class: "verdict" }, " ", verdict));
   }
 

@@ -52,6 +52,12 @@ export function t(key, params = {}) {
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
 }
 
+/** The translation of key, or otherwise when the page has none (a name only the server knows). */
+export function translated(key, otherwise) {
+  const text = t(key);
+  return text === key ? otherwise : text;
+}
+
 const plurals = new Map();
 
 /** Like t, choosing key.one / key.other (etc.) by the count n (also passed as {n}). */

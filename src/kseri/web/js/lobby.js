@@ -3,7 +3,7 @@
 import { api, heldSeats, holdSeat, playerName, setPlayerName } from "./api.js";
 import { invitationsBox, loadInvitations } from "./challenges.js";
 import { h, navigate } from "./dom.js";
-import { t, tn } from "./i18n.js";
+import { t, tn, translated } from "./i18n.js";
 import { openRulesHelp, presetName } from "./rules-help.js";
 import { QuickGame } from "./players.js";
 import { holdPassPlay } from "./passplay.js";
@@ -21,12 +21,6 @@ const REFRESH_MS = 4000;
 /** The player-count mode of a preset: "2", "3", "2v2", ... */
 function modeOf(options) {
   return options.partnerships ? `${options.players / 2}v${options.players / 2}` : String(options.players);
-}
-
-/** The translation of key, or otherwise when the page has none (a level only the server knows). */
-function translated(key, otherwise) {
-  const text = t(key);
-  return text === key ? otherwise : text;
 }
 
 /** A bot level's friendly name: its translation, or the server's name for a level the page does not know. */

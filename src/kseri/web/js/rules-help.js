@@ -2,22 +2,16 @@
 // table (the "?" button) and from the lobby; a modal <dialog> (Escape closes it).
 import { cardShort } from "./cards.js";
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, translated } from "./i18n.js";
 
 const RANK_KEYS = { A: "rank.A", K: "rank.K", Q: "rank.Q", J: "rank.J", T: "rank.T" };
-
-/** A text of the page's language, or null where it has none for ``key``. */
-function known(key) {
-  const text = t(key);
-  return text === key ? null : text;
-}
 
 /** A preset's name in words, or a rules spec (the server's "greek,target=1,target_rule=higher-wins")
  * as the preset's name and its options in words: "Greek (Target score: 1; When both reach the
  * target: The higher score wins)". The server's ids stand where the page has no words for them. */
 export function presetName(spec) {
   const [name, ...options] = spec.split(",").map((part) => part.trim()).filter(Boolean);
-  const named = known(`preset.${name}`) ?? name;
+  const named = translated(`preset.${name}`, name);
   return options.length ? `${named} (${options.map(optionText).join("; ")})` : named;
 }
 
@@ -25,11 +19,11 @@ export function presetName(spec) {
 function optionText(assignment) {
   const [key, value = ""] = assignment.split("=").map((part) => part.trim());
   const option = key.replaceAll("-", "_");
-  const label = known(`opt.${option}`);
+  const label = translated(`opt.${option}`, null);
   if (label === null) return assignment;
   if (value === "true") return label;
   if (value === "false" || value === "none") return `${label}: ${t("opt.off")}`;
-  return `${label}: ${known(`opt.${option}.${value}`) ?? value}`;
+  return `${label}: ${translated(`opt.${option}.${value}`, value)}`;
 }
 
 /** A card_points entry ("TD" a card, "A" a rank) in words. */
