@@ -5,13 +5,29 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from typing import Any
 
 import httpx
 import websockets
 from serverkit import SERVER_MESSAGES, Server
 
+from kseri.agents.expert import ExpertAgent
+from kseri.views import view_from_json
+
 Json = dict[str, Any]
+Chooser = Callable[[Json], str]
+"""How a test player picks its card from the view the server sent (as JSON)."""
+
+
+def first_card(view: Json) -> str:
+    """The first card of the hand: quick, and often a poor play."""
+    return str(view["hand"][0])
+
+
+def worst_card(view: Json) -> str:
+    """The card the expert values least: a clear mistake whenever the hand holds a better one."""
+    return str(ExpertAgent().ranked(view_from_json(view))[-1][0])
 
 
 class Browser:
@@ -53,19 +69,22 @@ class Browser:
 
 
 class Player:
-    """A WebSocket player: its seat from its session cookie (or a token); plays its first card."""
+    """A WebSocket player: its seat from its session cookie (or a token); plays the card its
+    ``choose`` picks (the first, unless told)."""
 
-    def __init__(self, connection: websockets.ClientConnection) -> None:
+    def __init__(self, connection: websockets.ClientConnection, choose: Chooser = first_card) -> None:
         self.connection = connection
+        self.choose = choose
         self.seat: int | None = None
         self.last: Json | None = None
         self.welcome: Json = {}
 
     @classmethod
-    async def connect(cls, browser: Browser, table_id: str, token: str | None = None) -> Player:
+    async def connect(cls, browser: Browser, table_id: str, token: str | None = None,
+                      choose: Chooser = first_card) -> Player:
         headers = {"Cookie": f"kseri_session={browser.session}"} if browser.session else {}
         connection = await websockets.connect(browser.server.ws(table_id), additional_headers=headers)
-        player = cls(connection)
+        player = cls(connection, choose)
         await player.send({"type": "hello", "protocol": 1, "token": token})
         welcome = await player.receive()
         assert welcome["type"] == "welcome", welcome
@@ -81,7 +100,7 @@ class Player:
         return message
 
     async def play_to_the_end(self, timeout: float = 120) -> Json:
-        """Ready between rounds, the first card on its turn, until the match is over."""
+        """Ready between rounds, its chosen card on its turn, until the match is over."""
         readied: set[int] = set()
         async with asyncio.timeout(timeout):
             while True:
@@ -101,10 +120,10 @@ class Player:
                         readied.add(round_index)
                         await self.send({"type": "ready"})
                 elif view["turn"] == self.seat:
-                    await self.send({"type": "play", "card": view["hand"][0], "seq": message["seq"]})
+                    await self.send({"type": "play", "card": self.choose(view), "seq": message["seq"]})
 
     async def play_once(self, timeout: float = 60) -> None:
-        """Ready between rounds until its turn, play its first card, and wait until the play is
+        """Ready between rounds until its turn, play its chosen card, and wait until the play is
         taken (the turn moves on)."""
         played = False
         async with asyncio.timeout(timeout):
@@ -116,7 +135,7 @@ class Player:
                 if view is None or view["phase"] == "round-over":
                     await self.send({"type": "ready"})
                 elif view["turn"] == self.seat and not played:
-                    await self.send({"type": "play", "card": view["hand"][0], "seq": message["seq"]})
+                    await self.send({"type": "play", "card": self.choose(view), "seq": message["seq"]})
                     played = True
                 elif played and view["turn"] != self.seat:
                     return
@@ -125,12 +144,13 @@ class Player:
         await self.connection.close()
 
 
-def play_out(browser: Browser, table_id: str, token: str | None = None) -> None:
+def play_out(browser: Browser, table_id: str, token: str | None = None,
+             choose: Chooser = first_card) -> None:
     """Play ``browser``'s seat at a table (or ``token``'s) to the match's end, as a
-    :class:`Player` on a connection of its own."""
+    :class:`Player` on a connection of its own that plays what ``choose`` picks."""
 
     async def play() -> None:
-        player = await Player.connect(browser, table_id, token)
+        player = await Player.connect(browser, table_id, token, choose)
         await player.play_to_the_end()
         await player.close()
 
