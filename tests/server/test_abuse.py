@@ -2,8 +2,8 @@
 for hints, send malformed messages and hold slow connections for a bounded time while real
 matches run. Every real
 match finishes and its record verifies; every hostile request gets a clean answer; nobody honest
-is frozen out. (The round-trip figures under attack come from ``benchmarks/server.py --attack``;
-tests assert no timings but this liveness bound.)"""
+is frozen out: each honest player's every play is answered. (How long they waited under attack
+is for ``benchmarks/server.py --attack`` to measure; this test prints it and asserts no timing.)"""
 
 from __future__ import annotations
 
@@ -73,5 +73,4 @@ async def test_real_matches_finish_and_verify_while_hostile_clients_attack(
     p99 = latencies[int(len(latencies) * 0.99)]
     print(f"{sum(matches)} honest matches, {len(latencies)} plays: median "
           f"{statistics.median(latencies) * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms under attack; {dict(seen)}")
-    assert p99 < 1.0, f"honest players waited {p99:.2f} s (p99) for their plays under attack"
     assert "Traceback" not in server.output()
