@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from browser_helpers import PHONE, ContextFactory, PageErrors, axe_findings, screenshot, sign_up
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, Page, Route, expect
 from serverkit import LAX, Server
 
 LAPTOP = {"width": 1366, "height": 657}
@@ -147,6 +147,27 @@ def test_an_expired_challenge_says_who_never_played(
         check_axe(page)
     finally:
         server.stop()
+
+
+def test_what_is_typed_into_the_form_survives_the_lists_arriving(
+        server: str, new_context: ContextFactory, page_errors: PageErrors) -> None:
+    """The challenges' lists come after the form: typing into it meanwhile loses neither the
+    letters nor the focus (the form was once drawn anew when they came)."""
+    context = new_context(LAPTOP)
+    sign_up(context, server, "typist")
+    page = page_errors.watch(context.new_page())
+    held: list[Route] = []
+    page.route(re.compile(r"/api/challenges$"), lambda route: held.append(route))  # held until let go
+    with page.expect_request(re.compile(r"/api/challenges$")):
+        page.goto(f"{server}/challenges")
+    page.focus("#challenge-opponent")
+    page.keyboard.type("bo")
+    assert len(held) == 1, "the lists were asked for once, and are held"
+    held[0].continue_()
+    expect(page.locator("#challenge-mine")).to_be_visible()
+    page.keyboard.type("b")
+    expect(page.locator("#challenge-opponent")).to_have_value("bob")
+    expect(page.locator("#challenge-opponent")).to_be_focused()
 
 
 def play_via_api(context: BrowserContext, url: str, challenge_id: str, csrf: str, last: bool) -> None:

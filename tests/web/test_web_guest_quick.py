@@ -42,3 +42,18 @@ def test_a_guest_seeks_a_casual_game_and_another_accepts_it_from_the_list(
     expect(bo.locator(".opponents .opponent-name")).to_contain_text("Ana")
     expect(ana.locator(".seat-rating")).to_have_count(0)  # casual: no ratings
     screenshot(ana, "guest-casual-table-laptop", full_page=False)
+
+
+def test_the_quick_games_form_keeps_the_focus_while_the_waiting_list_refreshes(
+        server: str, new_context: ContextFactory, page_errors: PageErrors) -> None:
+    """The list of players waiting refreshes every two seconds; the choices above it stay the
+    same elements, so a keyboard's focus (or an open list of clocks) is not taken away."""
+    ana = guest(new_context, page_errors, "Ana", "laptop")
+    ana.goto(f"{server}/")
+    ana.focus("#quick-clock")
+    ana.eval_on_selector("#quick-clock", "select => { select.dataset.marked = 'yes'; }")
+    for _ in range(2):  # the second answer comes after the first one's list was drawn
+        with ana.expect_response(re.compile(r"/api/seeks$")):
+            pass
+    expect(ana.locator("#quick-clock")).to_have_attribute("data-marked", "yes")
+    expect(ana.locator("#quick-clock")).to_be_focused()

@@ -115,6 +115,24 @@ def test_a_tournament_from_the_lobby_to_the_table(tournament_server: Server, new
     assert page_errors.errors == []
 
 
+def test_typing_a_tournaments_name_survives_the_lists_refresh(
+        server: str, new_context: ContextFactory, page_errors: PageErrors) -> None:
+    """The list of tournaments refreshes every few seconds; the form below it keeps what is
+    being typed and the focus (it was once drawn anew each time)."""
+    context = new_context(LAPTOP)
+    sign_up(context, server, "namer")
+    page = page_errors.watch(context.new_page())
+    page.goto(f"{server}/tournaments")
+    page.focus("#tournament-name")
+    page.keyboard.type("Friday")
+    with page.expect_response(re.compile(r"/api/tournaments$")):
+        pass  # a refresh of the list, come while the name is being typed
+    expect(page.locator("#tournament-list, .tournaments .muted").first).to_be_visible()
+    page.keyboard.type(" Swiss")
+    expect(page.locator("#tournament-name")).to_have_value("Friday Swiss")
+    expect(page.locator("#tournament-name")).to_be_focused()
+
+
 @pytest.mark.parametrize(("viewport", "size"), [(LAPTOP, "laptop"), (PHONE, "phone")])
 def test_standings_update_live_to_the_end(tournament_server: Server, new_context: ContextFactory,
                                           page_errors: PageErrors, viewport: dict[str, int],

@@ -81,6 +81,7 @@ export class ChallengesScreen {
     this.error = "";
     this.busy = false;
     this.form = { opponent: "", rules: "greek", deals: 8, hours: 48, rated: false };
+    this.page = null; // an account's page, drawn once: its form stays put while the lists load
   }
 
   async start() {
@@ -92,6 +93,7 @@ export class ChallengesScreen {
   destroy() {}
 
   refresh() {
+    this.page = null; // the language changed: every label anew
     this.render();
   }
 
@@ -140,23 +142,31 @@ export class ChallengesScreen {
   }
 
   render() {
-    const body = [h("h1", { class: "daily-title" }, t("challenge.title"))];
+    const title = h("h1", { class: "daily-title" }, t("challenge.title"));
+    const back = h("p", {}, link("/", t("daily.back"), { class: "button" }));
     if (!currentAccount()) {
-      body.push(h("section", { class: "panel challenge-guest", "aria-labelledby": "challenge-guest-title" },
-        h("h2", { id: "challenge-guest-title" }, t("challenge.guestTitle")),
-        h("p", { id: "challenge-guest" }, t("challenge.guest")),
-        link("/account", t("challenge.signIn"), { class: "button primary", id: "challenge-sign-in" })));
-    } else {
-      if (this.error) body.push(h("p", { class: "daily-error", role: "alert" }, this.error));
-      body.push(this.renderForm());
-      if (this.data) {
-        body.push(this.renderList("challenge-invites", t("challenge.invitations"), this.data.invitations, true),
-          this.renderList("challenge-mine", t("challenge.mine"), this.data.challenges, false),
-          this.renderList("challenge-open", t("challenge.openOnes"), this.data.open, true));
-      }
+      this.page = null;
+      this.root.replaceChildren(h("main", { class: "daily challenges", id: "challenges" }, title,
+        h("section", { class: "panel challenge-guest", "aria-labelledby": "challenge-guest-title" },
+          h("h2", { id: "challenge-guest-title" }, t("challenge.guestTitle")),
+          h("p", { id: "challenge-guest" }, t("challenge.guest")),
+          link("/account", t("challenge.signIn"), { class: "button primary", id: "challenge-sign-in" })),
+        back));
+      return;
     }
-    body.push(h("p", {}, link("/", t("daily.back"), { class: "button" })));
-    this.root.replaceChildren(h("main", { class: "daily challenges", id: "challenges" }, body));
+    // The form is drawn once and kept: redrawn when the lists arrive, it would lose what is
+    // being typed into it (and its focus).
+    if (!this.page) {
+      this.page = { error: h("div"), form: this.renderForm(), lists: h("div") };
+      this.root.replaceChildren(h("main", { class: "daily challenges", id: "challenges" }, title,
+        this.page.error, this.page.form, this.page.lists, back));
+    }
+    this.page.error.replaceChildren(...(this.error ? [h("p", { class: "daily-error", role: "alert" }, this.error)] : []));
+    this.page.form.querySelector("#challenge-send").disabled = this.busy;
+    this.page.lists.replaceChildren(...(this.data ? [
+      this.renderList("challenge-invites", t("challenge.invitations"), this.data.invitations, true),
+      this.renderList("challenge-mine", t("challenge.mine"), this.data.challenges, false),
+      this.renderList("challenge-open", t("challenge.openOnes"), this.data.open, true)] : []));
   }
 
   renderForm() {

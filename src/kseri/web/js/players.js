@@ -38,6 +38,7 @@ export class QuickGame {
     this.timer = null;
     this.alive = true;
     this.element = h("section", { class: "panel quick-game", id: "quick-game", "aria-labelledby": "quick-game-title" });
+    this.seekList = h("ul", { class: "seek-list", id: "seek-list" }); // refreshed alone: the form above keeps its focus
   }
 
   /** @param presets the server's presets (GET /api/rules): the families offered */
@@ -70,7 +71,7 @@ export class QuickGame {
     if (!this.alive) return;
     try {
       this.seeks = (await api("GET", "/api/seeks")).seeks;
-      this.render();
+      this.renderSeeks();
     } catch {
       // tried again on the next tick
     }
@@ -175,10 +176,17 @@ export class QuickGame {
       }, t("quick.accept")));
   }
 
+  /** The list of waiting seeks alone (an accept button that had the focus keeps it). */
+  renderSeeks() {
+    const focused = this.seekList.contains(document.activeElement) ? document.activeElement.id : null;
+    this.seekList.replaceChildren(
+      ...(this.seeks.length ? this.seeks.map((s) => this.seekItem(s)) : [h("li", { class: "muted" }, t("quick.noSeeks"))]));
+    if (focused) document.getElementById(focused)?.focus();
+  }
+
   render() {
     const account = currentAccount();
-    const seekList = h("ul", { class: "seek-list", id: "seek-list" },
-      this.seeks.length ? this.seeks.map((s) => this.seekItem(s)) : h("li", { class: "muted" }, t("quick.noSeeks")));
+    this.renderSeeks();
     let body;
     if (this.seek && this.seek.status === "waiting") {
       body = h("div", { class: "quick-waiting" },
@@ -210,7 +218,7 @@ export class QuickGame {
       body,
       this.error && h("p", { class: "error", role: "alert" }, this.error),
       h("h3", {}, t("quick.waiting")),
-      seekList);
+      this.seekList);
   }
 }
 

@@ -50,6 +50,7 @@ export class TournamentsScreen {
     this.timer = null;
     this.alive = true;
     this.form = { name: "", rules: "greek", format: "swiss", rounds: 3, minutes: 10, showWithin: "120", arenaMinutes: 30, rated: "", bot: "" };
+    this.page = null; // drawn once: the form stays put (what is typed, and the focus) while the list refreshes
   }
 
   async start() {
@@ -63,6 +64,7 @@ export class TournamentsScreen {
   }
 
   refresh() {
+    this.page = null; // the language changed: every label anew
     this.render();
   }
 
@@ -89,12 +91,13 @@ export class TournamentsScreen {
         bot: ["swiss", "duplicate"].includes(this.form.format) && this.form.bot ? this.form.bot : null };
       if (this.form.format === "arena") Object.assign(body, { show_within: null, minutes: Number(this.form.arenaMinutes) });
       const created = await accountApi("POST", "/api/tournaments", body);
+      this.busy = false;
       navigate(`/tournaments/${created.id}`);
     } catch (error) {
       this.error = errorText(error);
+      this.busy = false;
       this.render();
     }
-    this.busy = false;
   }
 
   createForm() {
@@ -130,16 +133,22 @@ export class TournamentsScreen {
       h("td", {}, statusText(tour)),
       h("td", {}, startsText(tour)),
       h("td", { class: "number" }, tour.entrants)));
-    this.root.replaceChildren(h("div", { class: "tournaments" },
-      h("h1", {}, t("tournament.title")),
-      h("p", { class: "intro" }, t("tournament.intro")),
-      this.error && h("p", { class: "error", role: "alert" }, this.error),
-      this.list === null ? h("p", { class: "muted" }, t("tournament.loading"))
-        : rows.length ? h("table", { class: "board", id: "tournament-list" },
-          h("thead", {}, h("tr", {}, [t("tournament.name"), t("tournament.format"), t("tournament.state"), t("tournament.starts"), t("tournament.entrants")].map((x) => h("th", { scope: "col" }, x)))),
-          h("tbody", {}, rows))
-          : h("p", { class: "muted" }, t("tournament.none")),
-      this.createForm()));
+    const signedIn = Boolean(currentAccount());
+    if (!this.page || this.page.signedIn !== signedIn) {
+      this.page = { signedIn, error: h("div"), list: h("div"), form: this.createForm() };
+      this.root.replaceChildren(h("div", { class: "tournaments" },
+        h("h1", {}, t("tournament.title")),
+        h("p", { class: "intro" }, t("tournament.intro")),
+        this.page.error, this.page.list, this.page.form));
+    }
+    this.page.error.replaceChildren(...(this.error ? [h("p", { class: "error", role: "alert" }, this.error)] : []));
+    const create = this.page.form.querySelector("#tournament-create");
+    if (create) create.disabled = this.busy;
+    this.page.list.replaceChildren(this.list === null ? h("p", { class: "muted" }, t("tournament.loading"))
+      : rows.length ? h("table", { class: "board", id: "tournament-list" },
+        h("thead", {}, h("tr", {}, [t("tournament.name"), t("tournament.format"), t("tournament.state"), t("tournament.starts"), t("tournament.entrants")].map((x) => h("th", { scope: "col" }, x)))),
+        h("tbody", {}, rows))
+        : h("p", { class: "muted" }, t("tournament.none")));
   }
 }
 
