@@ -20,7 +20,7 @@ import pytest
 import websockets
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from serverkit import LAX, Client, Server, bot, finished, free_port, human, scrape
+from serverkit import LAX, START_TIMEOUT, Client, Server, bot, finished, free_port, human, scrape
 
 from kseri.rules import OPTION_NAMES, OPTION_RANGES
 
@@ -177,7 +177,7 @@ def test_a_full_disk_answers_503_and_plays_stay_correct(tmp_path: Path) -> None:
                                preexec_fn=small_files)
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + START_TIMEOUT
         while True:
             try:
                 httpx.get(base + "/api/rules", timeout=1)

@@ -17,7 +17,7 @@ from pathlib import Path
 import httpx
 import pytest
 import websockets
-from serverkit import LAX, Client, bot, finished, free_port, human
+from serverkit import LAX, START_TIMEOUT, Client, bot, finished, free_port, human
 
 
 @dataclass(frozen=True)
@@ -65,7 +65,7 @@ def server(certificate: Certificate, tmp_path_factory: pytest.TempPathFactory) -
              "--certfile", str(certificate.cert), "--keyfile", str(certificate.key)],
             env=dict(os.environ), stdout=log, stderr=subprocess.STDOUT)
     started = TlsServer(port, process, "")
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + START_TIMEOUT
     while True:
         if process.poll() is not None:
             pytest.fail(f"kseri serve exited with {process.returncode}: {log_path.read_text()}")
@@ -76,7 +76,8 @@ def server(certificate: Certificate, tmp_path_factory: pytest.TempPathFactory) -
             pass
         if time.monotonic() > deadline:
             process.kill()
-            pytest.fail(f"kseri serve did not answer over https in 30 s: {log_path.read_text()}")
+            pytest.fail(f"kseri serve did not answer over https in {START_TIMEOUT:g} s: "
+                        f"{log_path.read_text()}")
         time.sleep(0.1)
     started.printed = log_path.read_text()
     yield started

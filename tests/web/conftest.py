@@ -15,6 +15,7 @@ import httpx
 import pytest
 from browser_helpers import DESKTOP, ROOT, ContextFactory, PageErrors
 from playwright.sync_api import Browser, BrowserContext, Playwright, expect, sync_playwright
+from serverkit import START_TIMEOUT
 
 # What the page shows after the server has thought (a hint: the master's search in a worker
 # process) comes late on a loaded machine: every assertion waits up to 30 s, not Playwright's 5.
@@ -54,7 +55,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             env=os.environ, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
         )
         url = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + START_TIMEOUT
         while True:
             if process.poll() is not None:
                 pytest.fail(f"kseri serve exited with {process.returncode}: {log_path.read_text()}")
@@ -65,7 +66,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                 pass
             if time.monotonic() > deadline:
                 process.kill()
-                pytest.fail(f"kseri serve did not answer in 30 s: {log_path.read_text()}")
+                pytest.fail(f"kseri serve did not answer in {START_TIMEOUT:g} s: {log_path.read_text()}")
             time.sleep(0.1)
         yield url
         process.terminate()
