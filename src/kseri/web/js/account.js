@@ -4,7 +4,7 @@
 // (undone here) and what moderation says about the account (moderation.js).
 import { api, heldSeatTokens } from "./api.js";
 import { h, navigate } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, translated } from "./i18n.js";
 import { blocksPanel, loadModeration, standingNotice } from "./moderation.js";
 
 let account = null; // {id, username, csrf} once signed in
@@ -38,8 +38,7 @@ export async function claimHeldSeats() {
 export function accountErrorText(error) {
   const details = error.details || {};
   const key = details.reason ? `accountError.${error.code}.${details.reason}` : `accountError.${error.code}`;
-  const text = t(key, details);
-  return text === key ? error.message : text;
+  return translated(key, error.message, details);
 }
 
 /** The signed-in account, or null. */

@@ -52,9 +52,10 @@ export function t(key, params = {}) {
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
 }
 
-/** The translation of key, or otherwise when the page has none (a name only the server knows). */
-export function translated(key, otherwise) {
-  const text = t(key);
+/** The translation of key (with its params), or otherwise when the page has none (a name or a
+ * message only the server knows). */
+export function translated(key, otherwise, params = {}) {
+  const text = t(key, params);
   return text === key ? otherwise : text;
 }
 

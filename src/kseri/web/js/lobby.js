@@ -390,8 +390,8 @@ export class LobbyScreen {
         names.map((name) => h("label", { class: "choice" },
           h("input", { type: "radio", name: "preset", value: name, id: `preset-${name}`, checked: name === f.preset, onchange: () => this.set({ preset: name, overrides: {} }) }),
           h("span", { class: "choice-text" },
-            h("span", { class: "choice-label" }, t(`preset.${name}`) === `preset.${name}` ? name : t(`preset.${name}`)),
-            h("small", {}, t(`preset.${name}.help`) === `preset.${name}.help` ? this.sources[name] || "" : t(`preset.${name}.help`)))))),
+            h("span", { class: "choice-label" }, translated(`preset.${name}`, name)),
+            h("small", {}, translated(`preset.${name}.help`, this.sources[name] || "")))))),
       h("details", { class: "options" },
         h("summary", {}, t("lobby.options")),
         h("div", { class: "option-grid" }, controls)));
@@ -409,7 +409,7 @@ export class LobbyScreen {
       const who = table.seats.map((s) => seatName(s, table.seats)).join(", ");
       return h("li", { class: "table-item" },
         h("div", {},
-          h("strong", {}, t(`preset.${table.rules.name}`) === `preset.${table.rules.name}` ? table.rules.name : t(`preset.${table.rules.name}`)),
+          h("strong", {}, translated(`preset.${table.rules.name}`, table.rules.name)),
           " · ", t(`status.${table.status}`),
           h("div", { class: "muted" }, who),
           free > 0 && h("div", { class: "muted" }, tn("lobby.freeSeats", free))),

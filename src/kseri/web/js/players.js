@@ -7,7 +7,7 @@ import { accountApi, accountErrorText, currentAccount } from "./account.js";
 import { api, holdSeat, playerName } from "./api.js";
 import { notify } from "./notices.js";
 import { h, navigate } from "./dom.js";
-import { currentLanguage, t, tn } from "./i18n.js";
+import { currentLanguage, t, tn, translated } from "./i18n.js";
 import { dailyHistorySection, loadDailyHistory } from "./daily.js";
 import { ProfileModeration, refundsSection } from "./moderation.js";
 
@@ -17,8 +17,7 @@ const START = 1500; // everyone's first rating (server/ratings.py)
 
 /** A rule family's name: its translation, or the server's name. */
 export function familyName(name) {
-  const text = t(`preset.${name}`);
-  return text === `preset.${name}` ? name : text;
+  return translated(`preset.${name}`, name);
 }
 
 function link(href, text, attrs = {}) {

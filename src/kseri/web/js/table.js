@@ -18,7 +18,7 @@ import { cardName } from "./cards.js";
 import { TableConnection } from "./connection.js";
 import { announce, h } from "./dom.js";
 import { renderHistory } from "./history.js";
-import { t, tn } from "./i18n.js";
+import { t, tn, translated } from "./i18n.js";
 import { seatName } from "./lobby.js";
 import { presetName, renderRules } from "./rules-help.js";
 import { centreMethods } from "./table-centre.js";
@@ -178,7 +178,7 @@ export class TableScreen {
       return;
     }
     this.sentSeq = null; // a refused play may be tried again
-    this.notice = t(`error.${message.code}`) === `error.${message.code}` ? message.message : t(`error.${message.code}`);
+    this.notice = translated(`error.${message.code}`, message.message);
     announce(this.notice);
     this.renderNotice();
   }

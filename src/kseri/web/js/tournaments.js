@@ -5,7 +5,7 @@
 import { api } from "./api.js";
 import { accountApi, accountErrorText, currentAccount } from "./account.js";
 import { h, navigate } from "./dom.js";
-import { t, tn } from "./i18n.js";
+import { t, tn, translated } from "./i18n.js";
 import { presetName } from "./rules-help.js";
 import { notify, turnTitle } from "./notices.js";
 
@@ -36,8 +36,7 @@ function startsText(tournament) {
 }
 
 function errorText(error) {
-  const text = t(`tournament.error.${error.code}`);
-  return text === `tournament.error.${error.code}` ? accountErrorText(error) : text;
+  return translated(`tournament.error.${error.code}`, accountErrorText(error));
 }
 
 /** /tournaments: the public tournaments, and a signed-in player's form to create one. */
