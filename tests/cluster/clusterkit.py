@@ -5,6 +5,7 @@ server processes sharing them. The services missing is a failure, never a skip."
 from __future__ import annotations
 
 import asyncio
+import itertools
 import os
 import secrets
 import signal
@@ -22,6 +23,12 @@ from serverkit import POSTGRES_ENV, Client, Json, Server, finished, first_card, 
 REDIS_ENV = "KSERI_TEST_REDIS_URL"
 LEASE = "2"
 """Seconds of lease in the tests: takeovers within a few seconds."""
+
+_WORKER = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw"))
+_WORKERS = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+_REDIS_INDEXES = itertools.cycle(range(1 + _WORKER % 15, 16, min(_WORKERS, 15)))
+"""Redis databases 1-15 shared out among pytest-xdist's workers, each worker's in turn: no two
+workers ever flush the same one."""
 
 
 def services() -> tuple[str, str]:
@@ -54,7 +61,7 @@ def fresh_services() -> Iterator[tuple[str, str]]:
     postgres, redis_url = services()
     name = f"kseri_{secrets.token_hex(6)}"
     asyncio.run(sql(postgres, f"CREATE DATABASE {name}"))
-    index = secrets.randbelow(15) + 1
+    index = next(_REDIS_INDEXES)
     base = redis_url.rsplit("/", 1)[0]
     client = redis.Redis.from_url(f"{base}/{index}")
     client.flushdb()

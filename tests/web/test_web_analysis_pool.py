@@ -46,6 +46,7 @@ def test_the_profile_draws_the_accuracy_of_the_games_analysed_in_the_background(
     play_until(page, ".overlay-panel .match-end")
     page.goto(f"{url}/p/Eleni")  # no replay opened, no analysis asked for
     for _ in range(60):
+        page.locator("#accuracy-covers").wait_for()  # the profile drawn, chart or not
         if page.locator("#accuracy-chart circle").count():
             break
         page.wait_for_timeout(2000)
