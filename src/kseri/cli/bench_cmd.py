@@ -61,7 +61,7 @@ def tournament_command(
 ) -> None:
     """Play every pair of players on duplicate deals and matches; print ratings and statistics."""
     console = Console()
-    errors = Console(stderr=True)
+    errors = Console(stderr=True, soft_wrap=True)  # an error names a path whole
     try:
         check_workers(workers, ray)
         entrants: list[Player] = [builtin_player(level) for level in players or []]

@@ -142,7 +142,7 @@ def gauntlet_command(
     """Play LEVEL and the baseline against each opponent of the pool on the same duplicate deals;
     print each margin and the paired gain over the baseline with intervals."""
     console = Console()
-    errors = Console(stderr=True)
+    errors = Console(stderr=True, soft_wrap=True)  # an error names a path whole
     try:
         check_workers(workers, ray)
         if level not in AGENTS and level not in STYLES:
@@ -190,7 +190,7 @@ def gauntlet_pool_command(
 ) -> None:
     """Pool runs of the same gauntlet (level, baseline, opponents, rules, seed) over disjoint deals,
     deal by deal, and print the margins and gains with their intervals, as one long run would."""
-    errors = Console(stderr=True)
+    errors = Console(stderr=True, soft_wrap=True)  # an error names a path whole
     try:
         summaries = []
         for path in paths:
