@@ -27,8 +27,8 @@ LEASE = "2"
 _WORKER = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw"))
 _WORKERS = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
 _REDIS_INDEXES = itertools.cycle(range(1 + _WORKER % 15, 16, min(_WORKERS, 15)))
-"""Redis databases 1-15 shared out among pytest-xdist's workers, each worker's in turn: no two
-workers ever flush the same one."""
+"""Redis databases 1-15 shared out among pytest-xdist's workers, each worker's in turn: with up
+to 15 workers no two flush the same one."""
 
 
 def services() -> tuple[str, str]:

@@ -12,15 +12,14 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from kseri.analysis import ANALYSIS_ITERATIONS, Analysis, analyse_record, record_plays, verdict_text
-from kseri.cli.command import app
+from kseri.cli.command import app, errors
 from kseri.records import RecordError, read_records
 
 out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def _fail(message: str) -> NoReturn:
-    err.print(f"[red]error:[/red] {message}")
+    errors.print(f"[red]error:[/red] {message}")
     raise typer.Exit(2)
 
 
@@ -49,7 +48,7 @@ def analyse_command(
     except RecordError as error:
         _fail(str(error))
     progress = Progress(TextColumn("analysing"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                        console=err, transient=True)
+                        console=errors, transient=True)
     with progress:
         task = progress.add_task("plays", total=total)
         analysis = analyse_record(record, iterations=iterations, progress=lambda: progress.advance(task))

@@ -27,6 +27,7 @@ from kseri.cli.command import (
     app,
     bot_level,
     check_workers,
+    errors,
     ray_option,
     rules_spec,
     run_on_executor,
@@ -61,7 +62,6 @@ def tournament_command(
 ) -> None:
     """Play every pair of players on duplicate deals and matches; print ratings and statistics."""
     console = Console()
-    errors = Console(stderr=True, soft_wrap=True)  # an error names a path whole
     try:
         check_workers(workers, ray)
         entrants: list[Player] = [builtin_player(level) for level in players or []]
@@ -69,10 +69,10 @@ def tournament_command(
         config = TournamentConfig(tuple(entrants), Rules.from_spec(rules_text), deals, matches, seed, time_ms,
                                   grace_ms)
     except (ValueError, RulesError) as error:
-        errors.print(f"[red]error:[/red] {escape(str(error))}", highlight=False)
+        errors.print(f"[red]error:[/red] {escape(str(error))}")
         raise typer.Exit(2) from None
     outcome = run_on_executor("tournament", "games", total_games(config), workers, ray,
-                              partial(run_tournament, config), errors)
+                              partial(run_tournament, config))
     summary = summarize(outcome, bootstrap=bootstrap)
     render(summary, console)
     if json_path is not None:

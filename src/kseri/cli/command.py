@@ -21,6 +21,10 @@ from typer.core import TyperCommand
 
 from kseri.bench.executors import ClusterError, Executor, RayCluster, local_executor
 
+errors = Console(stderr=True, highlight=False, soft_wrap=True)
+"""The commands' standard error: errors, notes and progress bars (soft wrap: an error names a
+path whole, never broken over lines)."""
+
 app = typer.Typer(
     name="kseri",
     help="Kseri (Ξερή): play, simulate, replay and serve the Greek card game and its family.",
@@ -89,10 +93,10 @@ Outcome = TypeVar("Outcome")
 
 
 def run_on_executor(label: str, unit: str, total: int, workers: int, ray: str | None,
-                    run: Callable[[Executor, Callable[[int], None]], Outcome], errors: Console) -> Outcome:
+                    run: Callable[[Executor, Callable[[int], None]], Outcome]) -> Outcome:
     """``run`` on this machine's processes (``workers``, 0: one per core) or a Ray cluster
-    (``ray``), with a progress bar of ``total`` ``unit`` on ``errors``; a cluster's failure is
-    said there and exits with status 2."""
+    (``ray``), with a progress bar of ``total`` ``unit`` on :data:`errors`; a cluster's failure
+    is said there and exits with status 2."""
     local = workers or os.cpu_count() or 1
     executor: Executor = RayCluster(ray) if ray is not None else local_executor(local)
     try:
@@ -103,5 +107,5 @@ def run_on_executor(label: str, unit: str, total: int, workers: int, ray: str | 
             bar = progress.add_task(unit, total=total)
             return run(executor, lambda done: progress.advance(bar, done))
     except ClusterError as error:
-        errors.print(f"[red]error:[/red] {escape(str(error))}", highlight=False)
+        errors.print(f"[red]error:[/red] {escape(str(error))}")
         raise typer.Exit(2) from None

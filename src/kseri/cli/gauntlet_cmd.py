@@ -17,7 +17,15 @@ from kseri.agents.base import AGENTS, STYLES, make_agent
 from kseri.agents.exploiter import DEFAULT_WORLDS, ExploiterAgent
 from kseri.bench.gauntlet import Entrant, GauntletConfig, builtin, engine, run_gauntlet
 from kseri.bench.gauntlet_report import plot, pool, render, summarize
-from kseri.cli.command import RayOptionCommand, app, check_workers, ray_option, rules_spec, run_on_executor
+from kseri.cli.command import (
+    RayOptionCommand,
+    app,
+    check_workers,
+    errors,
+    ray_option,
+    rules_spec,
+    run_on_executor,
+)
 from kseri.rules import Rules, RulesError
 
 NOISY_TEMPERATURES = (0.5, 1.0, 2.0)
@@ -142,7 +150,6 @@ def gauntlet_command(
     """Play LEVEL and the baseline against each opponent of the pool on the same duplicate deals;
     print each margin and the paired gain over the baseline with intervals."""
     console = Console()
-    errors = Console(stderr=True, soft_wrap=True)  # an error names a path whole
     try:
         check_workers(workers, ray)
         if level not in AGENTS and level not in STYLES:
@@ -172,10 +179,10 @@ def gauntlet_command(
                                 baseline=builtin(baseline), time_ms=time_ms, first_deal=first_deal,
                                 grace_ms=grace_ms, rounds=rounds)
     except (ValueError, RulesError) as error:
-        errors.print(f"[red]error:[/red] {escape(str(error))}", highlight=False)
+        errors.print(f"[red]error:[/red] {escape(str(error))}")
         raise typer.Exit(2) from None
     outcome = run_on_executor("gauntlet", "deals", deals * len(config.opponents), workers, ray,
-                              partial(run_gauntlet, config), errors)
+                              partial(run_gauntlet, config))
     _report(summarize(outcome), console, json_path, plot_path)
 
 
@@ -190,7 +197,6 @@ def gauntlet_pool_command(
 ) -> None:
     """Pool runs of the same gauntlet (level, baseline, opponents, rules, seed) over disjoint deals,
     deal by deal, and print the margins and gains with their intervals, as one long run would."""
-    errors = Console(stderr=True, soft_wrap=True)  # an error names a path whole
     try:
         summaries = []
         for path in paths:
@@ -200,7 +206,7 @@ def gauntlet_pool_command(
                 raise ValueError(f"cannot read {path}: {error}") from None
         summary = pool(summaries)
     except (ValueError, KeyError, TypeError) as error:
-        errors.print(f"[red]error:[/red] {escape(str(error))}", highlight=False)
+        errors.print(f"[red]error:[/red] {escape(str(error))}")
         raise typer.Exit(2) from None
     _report(summary, Console(), json_path, plot_path)
 

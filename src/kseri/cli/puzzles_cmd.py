@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from kseri.analysis.puzzles import (
@@ -24,18 +23,17 @@ from kseri.analysis.puzzles import (
 )
 from kseri.analysis.review import record_plays
 from kseri.analysis.search import WORLDS
-from kseri.cli.command import app, bot_level, rules_spec
+from kseri.cli.command import app, bot_level, errors, rules_spec
 from kseri.cli.play_cmd import full_screen_possible
 from kseri.learn.text import LANGUAGES
 from kseri.records import RecordError, read_records
 
-err = Console(stderr=True, highlight=False, soft_wrap=True)
 puzzles_app = typer.Typer(help="Puzzles cut from finished games.", no_args_is_help=True)
 app.add_typer(puzzles_app, name="puzzles")
 
 
 def _fail(message: str) -> NoReturn:
-    err.print(f"[red]error:[/red] {message}")
+    errors.print(f"[red]error:[/red] {message}")
     raise typer.Exit(2)
 
 
@@ -86,7 +84,7 @@ def generate_command(
     found: list[Puzzle] = []
     seen: set[str] = set()
     progress = Progress(TextColumn("cutting puzzles"), BarColumn(), MofNCompleteColumn(),
-                        TimeRemainingColumn(), console=err, transient=True)
+                        TimeRemainingColumn(), console=errors, transient=True)
     with progress:
         task = progress.add_task("positions", total=total)
         for _, record in named:
@@ -102,7 +100,7 @@ def generate_command(
         os.replace(temporary, out)
     except OSError as error:
         _fail(f"cannot write {out}: {error.strerror}")
-    err.print(f"{len(found)} puzzles from {len(named)} games ({total} positions) in {out}")
+    errors.print(f"{len(found)} puzzles from {len(named)} games ({total} positions) in {out}")
 
 
 @app.command("puzzle")

@@ -17,7 +17,7 @@ from rich.table import Table
 
 from kseri.bench.executors import ClusterError, Executor, RayCluster
 from kseri.bench.simulation import Tally, run_simulation
-from kseri.cli.command import RayOptionCommand, app, ray_option, rules_spec
+from kseri.cli.command import RayOptionCommand, app, errors, ray_option, rules_spec
 from kseri.notation import NotationError, format_notation, parse_notation
 from kseri.records import (
     RecordError,
@@ -32,11 +32,10 @@ _PROGRESS_FROM = 20
 """Runs of at least this many matches show a progress bar."""
 
 out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def _fail(message: str) -> NoReturn:
-    err.print(f"[red]error:[/red] {escape(message)}")
+    errors.print(f"[red]error:[/red] {escape(message)}")
     raise typer.Exit(2)
 
 
@@ -88,7 +87,7 @@ def simulate_command(
             _fail(f"cannot write {records}: {error.strerror}")
     progress = Progress(
         TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-        console=err, transient=True, disable=games < _PROGRESS_FROM,
+        console=errors, transient=True, disable=games < _PROGRESS_FROM,
     )
     write = partial(append_record, records) if records is not None else None
     try:
