@@ -61,6 +61,14 @@ def test_the_profile_draws_the_accuracy_of_the_games_analysed_in_the_background(
     phone = page_errors.watch(new_context(PHONE).new_page())
     phone.goto(f"{url}/p/Eleni")
     expect(phone.locator("#accuracy-chart circle")).to_have_count(1)
+    # The values stand beside their names, not past the chart's long caption (on a phone that
+    # pushed them over the panel's edge).
+    names, values = phone.locator(".stats").evaluate("""list => [
+        [...list.querySelectorAll('dt')].filter(dt => !dt.nextElementSibling.classList.contains('accuracy'))
+            .map(dt => { const text = document.createRange(); text.selectNodeContents(dt);
+                         return text.getBoundingClientRect().right; }),
+        [...list.querySelectorAll('dd:not(.accuracy)')].map(dd => dd.getBoundingClientRect().left)]""")
+    assert max(values) <= max(names) + 32, (names, values)
     phone.locator("#accuracy-chart").scroll_into_view_if_needed()
     screenshot(phone, "profile-accuracy-phone", full_page=False)
 

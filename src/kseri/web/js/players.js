@@ -419,7 +419,7 @@ export class ProfileScreen {
           h("dt", {}, t("profile.pointsPerRound")), h("dd", {}, stats.points_per_round),
           h("dt", {}, t("profile.kserisPerRound")), h("dd", {}, stats.kseris_per_round),
           h("dt", {}, t("profile.jackKserisPerRound")), h("dd", {}, stats.jack_kseris_per_round),
-          h("dt", {}, t("profile.accuracy")), h("dd", { class: "accuracy" }, accuracySection(stats.accuracy, stats.games)))),
+          h("dt", { class: "accuracy" }, t("profile.accuracy")), h("dd", { class: "accuracy" }, accuracySection(stats.accuracy, stats.games)))),
       dailyHistorySection(this.daily),
       resultsSection(this.results),
       h("section", { class: "panel", "aria-labelledby": "games-title" },
