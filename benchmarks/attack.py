@@ -203,7 +203,8 @@ async def slow_client(url: str, stop: float, seen: Counter[str]) -> None:
 async def seek_looper(url: str, stop: float, seen: Counter[str]) -> None:
     """Two new accounts from one address seek each other for rated games as fast as the server
     answers (issue 19's first finding opened 874 rated tables in 30 s so): count the seeks
-    answered by status and the tables their pairings opened."""
+    answered by status and the tables their pairings opened (seen paired, or named by a 409
+    refusing a seek from a player already in one)."""
     clients = [httpx.AsyncClient(timeout=10, transport=httpx.AsyncHTTPTransport(local_address=SEEKER))
                for _ in range(2)]
     tables: set[str] = set()
@@ -227,6 +228,8 @@ async def seek_looper(url: str, stop: float, seen: Counter[str]) -> None:
                     if status.status_code == 200 and status.json()["status"] == "paired":
                         tables.add(status.json()["table"])
                 else:
+                    if answer.status_code == 409:  # in a game: a pairing the wait above may have missed
+                        tables.add(answer.json()["error"]["table"])
                     await asyncio.sleep(0.02)
     finally:
         seen["seek tables opened"] += len(tables)
