@@ -168,12 +168,29 @@ def test_standings_update_live_to_the_end(tournament_server: Server, new_context
     expect(page.locator("#tournament-standings tbody tr")).to_have_count(2)
     expect(page.locator(".commitment code")).to_have_count(2)  # the secret, once it is over
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "no sideways scroll"
+    assert page.evaluate(BROKEN_HEADS) == [] and page.evaluate(STANDINGS_FIT)
     screenshot(page, f"tournaments-{size}-final")
     assert axe_findings(page) == []
     assert [u for u in asked if "/api/tournaments" in u] == [], "every update pushed, none polled"
     for player in players:
         player.close()
     assert page_errors.errors == []
+
+
+BROKEN_HEADS = """() => [...document.querySelectorAll('#tournament-standings th')].flatMap(th => {
+  const text = th.firstChild, broken = [], words = /\\S+/g;
+  for (let m; (m = words.exec(text.data));) {
+    const range = document.createRange();
+    range.setStart(text, m.index);
+    range.setEnd(text, m.index + m[0].length);
+    if (range.getClientRects().length > 1) broken.push(m[0]);
+  }
+  return broken;
+})"""
+"""The words of the standings' column heads that break over two lines (none should)."""
+STANDINGS_FIT = ("() => { const t = document.querySelector('#tournament-standings'); "
+                 "return t.scrollWidth <= t.parentElement.clientWidth; }")
+"""Whether the standings fit their panel, with nothing to scroll sideways."""
 
 
 HIDDEN_PAGE = """
@@ -291,6 +308,7 @@ def test_forfeits_shown_live(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ne
         forfeits = page.locator("#tournament-standings tbody tr td:last-child")
         expect(forfeits).to_have_text(["0", "1", "1"])  # the bye first: a point, no forfeit
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "no sideways"
+        assert page.evaluate(BROKEN_HEADS) == [] and page.evaluate(STANDINGS_FIT)
         screenshot(page, f"tournaments-{size}-forfeits")
         assert axe_findings(page) == []
         for player in players:
