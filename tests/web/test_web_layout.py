@@ -26,7 +26,11 @@ PRESETS = {2: "greek", 3: "three-player", 4: "partnership", 5: "faro"}
 INSIDE = """() => {
   const boxes = [...document.querySelectorAll('.hand .card-button'), document.querySelector('.pile-top')]
     .map(n => n.getBoundingClientRect());
-  return { boxes: boxes.map(r => [r.left, r.top, r.right, r.bottom]),
+  const board = document.querySelector('.scoreboard').getBoundingClientRect();
+  const totals = [...document.querySelectorAll('.scoreboard .side-total')].map(n => n.getBoundingClientRect())
+    .map(r => [r.left, r.top, r.right, r.bottom]);
+  return { boxes: boxes.map(r => [r.left, r.top, r.right, r.bottom]), totals,
+           board: [board.left, board.top, board.right, board.bottom],
            scrollWidth: document.documentElement.scrollWidth, cardWidth: boxes[0].width };
 }"""
 
@@ -51,6 +55,11 @@ def check_fits(page: Page, size: str) -> None:
         inside = left >= 0 and top >= 0 and right <= window["width"] and bottom <= window["height"]
         assert inside, (size, found)
     assert found["scrollWidth"] <= window["width"], (size, "sideways scrolling", found)
+    # every side's score shows whole within the scoreboard, however long the names
+    board_left, board_top, board_right, board_bottom = found["board"]
+    for left, top, right, bottom in found["totals"]:
+        shown = right > left and left >= board_left and right <= board_right and board_top <= top < bottom <= board_bottom
+        assert shown, (size, "a score out of sight", found)
     assert found["cardWidth"] >= 54, (size, "cards too small to read", found)
 
 
