@@ -58,7 +58,8 @@ def check_fits(page: Page, size: str) -> None:
     # every side's score shows whole within the scoreboard, however long the names
     board_left, board_top, board_right, board_bottom = found["board"]
     for left, top, right, bottom in found["totals"]:
-        shown = right > left and left >= board_left and right <= board_right and board_top <= top < bottom <= board_bottom
+        shown = (right > left and board_left <= left and right <= board_right
+                 and board_top <= top < bottom <= board_bottom)
         assert shown, (size, "a score out of sight", found)
     assert found["cardWidth"] >= 54, (size, "cards too small to read", found)
 
