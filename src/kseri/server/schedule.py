@@ -14,9 +14,8 @@ gives the claim back, to be tried again at the next look until the start time; a
 refusal keeps the claim and is logged. An occurrence whose start passed while no process ran
 is not created late.
 
-The tournaments' creation enters its organiser as the first player: the server is no player,
-so its entry is taken out at once (``server/tournaments.py`` offers no creation without an
-organiser yet).
+The server is no player: its tournaments are created without their organiser entered, so that
+no list ever shows the server as an entrant.
 """
 
 from __future__ import annotations
@@ -37,7 +36,6 @@ from kseri.server import db
 from kseri.server.accounts import User
 from kseri.server.daily import clock
 from kseri.server.errors import ApiError
-from kseri.server.tournament_tables import entrants
 from kseri.server.tournaments import FORMATS, MAX_ROUNDS, Tournaments
 
 ROUND_FORMATS = tuple(fmt for fmt in FORMATS if fmt != "arena")
@@ -190,7 +188,7 @@ class Schedule:
             return None
         try:
             made = await self.tournaments.create(SERVER, entry.name(), entry.rules, entry.format,
-                                                 entry.rounds, starts_in, None, True)
+                                                 entry.rounds, starts_in, None, True, enter=False)
         except ApiError as error:
             if error.status in (409, 429):  # for now: tried again at the next look
                 async with self.store.engine.begin() as connection:
@@ -202,8 +200,6 @@ class Schedule:
             return None
         tournament_id = str(made["id"])
         async with self.store.engine.begin() as connection:
-            await connection.execute(delete(entrants).where(
-                entrants.c.tournament_id == tournament_id, entrants.c.user_id == SERVER.id))
             await connection.execute(update(scheduled).where(scheduled.c.occurrence == key).values(
                 tournament_id=tournament_id))
         self._done.add(key)

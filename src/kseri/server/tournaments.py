@@ -305,8 +305,9 @@ class Tournaments:
     async def create(self, user: User, name: str, rules_spec: str, fmt: str, rounds: int,
                      starts_in: float, clock: int | None, public: bool,
                      show_within: int | None = None, minutes: int | None = None, *,
-                     rated: bool = False, bot: str | None = None) -> dict[str, Any]:
-        """A new tournament, its organiser entered first. ``show_within``: the seconds a player
+                     rated: bool = False, bot: str | None = None, enter: bool = True) -> dict[str, Any]:
+        """A new tournament, its organiser entered first (unless not ``enter``: an organiser who
+        does not play, the server's schedule). ``show_within``: the seconds a player
         has to come to their table after a round starts, or lose it by forfeit (``None``: no
         forfeits; an absent player's seat is played by the stand-in, as at every table).
         ``minutes``: an arena's length (required for an arena, which ignores ``rounds``).
@@ -351,7 +352,8 @@ class Tournaments:
             if mine >= OPEN_PER_ORGANISER:
                 raise ApiError(429, "too-many-tournaments", f"an account may organise at most "
                                f"{OPEN_PER_ORGANISER} tournaments not yet over")
-            await _not_elsewhere(connection, user.id)
+            if enter:
+                await _not_elsewhere(connection, user.id)
             now = _now()
             secret = secrets.token_hex(32)
             tournament_id = secrets.token_urlsafe(9)
@@ -361,9 +363,10 @@ class Tournaments:
                    "secret": secret, "commitment": commitment(secret), "show_within": show_within,
                    "ends": None if length is None else now + starts_in + length, "rated": rated, "bot": bot}
             await connection.execute(tournaments.insert().values(**row))
-            await connection.execute(entrants.insert().values(
-                tournament_id=tournament_id, user_id=user.id, username=user.username, joined=now))
-        return _summary(row, 1)
+            if enter:
+                await connection.execute(entrants.insert().values(
+                    tournament_id=tournament_id, user_id=user.id, username=user.username, joined=now))
+        return _summary(row, int(enter))
 
     async def join(self, tournament_id: str, user: User) -> None:
         """Enter a player (before the start only; one tournament at a time)."""
