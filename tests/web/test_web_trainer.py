@@ -64,7 +64,8 @@ def watch_then_ask(page: Page, shot: str | None = None) -> None:
     if shot:
         assert axe_findings(page) == []
         screenshot(page, shot)
-    page.click("#trainer-skip")
+    # skipped, unless the passing ended by itself while the checks above ran (a busy machine)
+    page.evaluate("document.querySelector('#trainer-skip')?.click()")
     expect(page.locator("#trainer-passing")).to_have_count(0)
     expect(page.locator("#drill-form")).to_be_visible()
 
