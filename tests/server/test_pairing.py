@@ -1,8 +1,13 @@
-"""Pairing: the nearest ratings first, the range widening with waiting time, whole tables."""
+"""Pairing: the nearest ratings first, the range widening with waiting time, whole tables; in a
+cluster, the seats kept before they are told, and a takeover never undone by a stale round."""
 
 from __future__ import annotations
 
-from kseri.server.pairing import RANGE_GROWTH, RANGE_START, Seek, groups, nearest_bot_level
+import asyncio
+from typing import Any
+
+from kseri.server.accounts import User
+from kseri.server.pairing import RANGE_GROWTH, RANGE_START, Pairing, Seek, groups, nearest_bot_level
 from kseri.server.ratings import BOT_RATINGS
 
 
@@ -36,7 +41,6 @@ def test_tables_of_three_and_four() -> None:
     assert len(groups(seeks, 4, now=0.0)) == 1
 
 
-
 def test_the_bot_offered_is_the_ladders_level_nearest_the_rating() -> None:
     greek = BOT_RATINGS["greek"]
     assert nearest_bot_level("greek", greek["expert-35"] + 20) == "expert-35"
@@ -44,3 +48,88 @@ def test_the_bot_offered_is_the_ladders_level_nearest_the_rating() -> None:
     assert nearest_bot_level("greek", 3000) == "master"
     assert nearest_bot_level("greek", 0) == "expert-5"  # random and greedy are no rungs
     assert nearest_bot_level("children", 1500) == "expert"  # a family not measured
+
+
+class SlowKeeper:
+    """A cluster's keeper (``relay.Relay`` in a real one) whose answers can be held back."""
+
+    def __init__(self) -> None:
+        self.kept: list[dict[str, Any]] = []
+        self.held = True
+        self.kept_answer, self.holding_answer = asyncio.Event(), asyncio.Event()
+        self.kept_answer.set()
+        self.holding_answer.set()
+        self.keeping, self.asked = asyncio.Event(), asyncio.Event()
+
+    async def keep(self, seeks: list[dict[str, Any]]) -> None:
+        self.keeping.set()
+        await self.kept_answer.wait()
+        self.kept = seeks
+
+    async def holding(self) -> bool:
+        held = self.held  # as Redis answers when asked, however late the answer arrives
+        self.asked.set()
+        await self.holding_answer.wait()
+        return held
+
+
+async def seat_in_order(family: str, clock: int, rated: bool, seeks: list[Seek]) -> None:
+    for seat, seek in enumerate(seeks):
+        seek.seat = {"table": "t1", "seat": seat, "token": f"token-{seat}"}
+
+
+async def test_a_seat_is_told_only_once_it_is_kept() -> None:
+    pairing, keeper = Pairing(seat_in_order, bot_offer=60), SlowKeeper()
+    pairing.keeper = keeper
+    eleni = await pairing.seek(User("e", "Eleni", "", ""), 1500, "greek", 20)
+    nikos = await pairing.seek(User("n", "Nikos", "", ""), 1500, "greek", 20)
+    keeper.kept_answer.clear()
+    pairing.start()
+    try:
+        async with asyncio.timeout(30):
+            while not (eleni.seat and keeper.keeping.is_set()):  # seated, its keeping under way
+                await asyncio.sleep(0.01)
+            assert pairing.status(eleni)["status"] == "waiting"
+            keeper.kept_answer.set()
+            await eleni.news.wait()
+        assert pairing.status(eleni) == {"status": "paired", "table": "t1", "seat": eleni.seat["seat"],
+                                         "token": eleni.seat["token"]}
+        assert sorted(stored["id"] for stored in keeper.kept if stored["seat"]) == sorted([eleni.id, nikos.id])
+    finally:
+        keeper.kept_answer.set()
+        await pairing.stop()
+
+
+async def test_seeks_taken_over_during_a_stale_round_are_not_lost() -> None:
+    """A process back from a hang asks whether it still holds its old seeks (no); before the
+    answer arrives, a request makes it take the seeks over. The old round must not forget what
+    was taken over."""
+    pairing, keeper = Pairing(seat_in_order, bot_offer=60), SlowKeeper()
+    pairing.keeper = keeper
+    await pairing.seek(User("stale", "Stale", "", ""), 1500, "three-player", 20)
+    restored = Seek("kept", "cleo", "Cleo", "greek", 20, 1500, seat={"table": "t9", "seat": 1, "token": "x"})
+    restored.paired_at = restored.since
+    stored = restored.stored(restored.since)
+    keeper.held = False
+    keeper.holding_answer.clear()
+    pairing.start()
+
+    async def take() -> list[dict[str, Any]]:
+        keeper.held = True
+        return [stored]
+
+    try:
+        async with asyncio.timeout(30):
+            await keeper.asked.wait()  # the round asks; the answer waits
+            taking = asyncio.create_task(pairing.take_over(take))
+            for _ in range(10):  # the takeover runs as far as it can
+                await asyncio.sleep(0)
+            keeper.holding_answer.set()
+            await taking
+            while [seek["id"] for seek in keeper.kept] != ["kept"]:  # the next round keeps what was taken
+                await asyncio.sleep(0.01)
+        assert list(pairing.seeks) == ["kept"]
+        assert pairing.status(pairing.seeks["kept"])["status"] == "paired"
+    finally:
+        keeper.holding_answer.set()
+        await pairing.stop()

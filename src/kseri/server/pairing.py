@@ -19,7 +19,10 @@ its seat and token. After the server's ``bot_offer`` seconds a seek's status
 says so and names the ladder's level nearest the player's rating. Seeks show in the lobby.
 
 In a cluster, one process holds the seeks and keeps them in Redis (:class:`Keeper`) for the
-next process to hold them, should it die (``docs/server.md``, Cluster). A rated seek is refused
+next process to hold them, should it die (``docs/server.md``, Cluster). A group's seats are kept
+before its seekers hear of them, and a process takes the seeks over only between its pairing
+rounds, so that what it restores is never overwritten by a round of the seeks it held before it
+hung. A rated seek is refused
 (409 ``in-game``) while the account is at an unfinished rated table on any process; a rated
 group one of whose accounts was seated meanwhile is not seated, and that seek ends naming the
 table (:class:`Playing`).
@@ -72,6 +75,9 @@ SEEK_KEY = "X-Seek-Key"
 InGame = Callable[[str], Awaitable["str | None"]]
 """The rated table an account is playing (or is seated at, not yet begun), if any, on any
 process of a cluster."""
+TakeOver = Callable[[Callable[[], Awaitable["list[dict[str, Any]] | None"]]], Awaitable[None]]
+"""Takes the seeks over when nobody holds them (:meth:`Pairing.take_over`), given how to take
+their hold (the seeks kept, or ``None`` when another process took it first)."""
 Apart = Callable[[list[str]], Awaitable[set[frozenset[str]]]]
 """The pairs among these accounts and guests that may not be paired (one blocks the other)."""
 LogSeeks = Callable[[list[tuple[str, float, SeekOutcome]]], Awaitable[None]]
@@ -156,6 +162,7 @@ class Seek:
                    stored["seat"], guest=stored.get("guest"))
         if seek.seat is not None:
             seek.paired_at = now - stored["paired"] - late
+            seek.news.set()
         return seek
 
     def public(self, now: float) -> dict[str, Any]:
@@ -241,6 +248,8 @@ class Pairing:
         """Where the seeks are kept for the next holder (a cluster's), if anywhere."""
         self._kept: list[tuple[str, bool]] | None = None
         """The seeks as last kept (ids, paired or not)."""
+        self._round = asyncio.Lock()
+        """Held through a pairing round, and while the seeks are taken over (:meth:`take_over`)."""
 
     def start(self) -> None:
         """Begin pairing."""
@@ -319,8 +328,9 @@ class Pairing:
             log.exception("could not log %d ended seeks", len(ended))
 
     def status(self, seek: Seek) -> dict[str, Any]:
-        """Where a seek stands: waiting (with a bot offered after a while) or paired."""
-        if seek.seat is not None:
+        """Where a seek stands: waiting (with a bot offered after a while) or paired (once its
+        seat is kept: :meth:`pair_up`)."""
+        if seek.seat is not None and seek.news.is_set():
             return {"status": "paired", **seek.seat}
         if seek.id not in self.seeks:
             return {"status": "cancelled", **({"in_game": seek.in_game} if seek.in_game else {})}
@@ -342,14 +352,15 @@ class Pairing:
             now = time.monotonic()
             for seek in [s for s in self.seeks.values() if s.seat and now - s.paired_at > KEEP_PAIRED]:
                 del self.seeks[seek.id]
-            try:
-                if self.seeks and self.keeper is not None and not await self.keeper.holding():
-                    self.seeks = {}  # another process holds them now (restored from what was kept)
-                    continue
-                await self.pair_up()
-            except Exception:  # the seeks wait on; the next round tries again
-                log.exception("pairing failed")
-            await self._keep()
+            async with self._round:
+                try:
+                    if self.seeks and self.keeper is not None and not await self.keeper.holding():
+                        self.seeks = {}  # another process holds them now (restored from what was kept)
+                        continue
+                    await self.pair_up()
+                except Exception:  # the seeks wait on; the next round tries again
+                    log.exception("pairing failed")
+                await self._keep()
             await self._log()
 
     async def _keep(self) -> None:
@@ -365,12 +376,17 @@ class Pairing:
             return
         self._kept = shown
 
-    def restore(self, stored: list[dict[str, Any]]) -> None:
-        """Take over the seeks another process held (this one holds them now)."""
-        self.seeks = {seek.id: seek for seek in map(Seek.restored, stored)}
-        self._kept = None
-        self._wake.set()
-        log.warning("holding the seeks now: %d restored", len(self.seeks))
+    async def take_over(self, take: Callable[[], Awaitable[list[dict[str, Any]] | None]]) -> None:
+        """Between two pairing rounds, ``take`` the seeks' hold if nobody has it (the seeks kept,
+        or ``None`` when another process took it first), and restore them here."""
+        async with self._round:
+            stored = await take()
+            if stored is None:
+                return
+            self.seeks = {seek.id: seek for seek in map(Seek.restored, stored)}
+            self._kept = None
+            self._wake.set()
+            log.warning("holding the seeks now: %d restored", len(self.seeks))
 
     async def pair_up(self) -> None:
         """Seat every group that can be made now: each acceptance with the seek it accepts
@@ -409,6 +425,8 @@ class Pairing:
                 for seek in group:
                     seek.paired_at = time.monotonic()
                     self._ended_as(seek, "paired")
+                await self._keep()  # the next holder knows these seats before anyone is told them
+                for seek in group:
                     seek.news.set()
 
 

@@ -151,7 +151,7 @@ class Players:
                                self.rated_table_of, throttles,
                                lambda users: moderation.blocked_pairs(store, users),
                                lambda ended: moderation.log_seeks(store, ended))
-        self.pairing.keeper = tables.seek_keeper(self.pairing.restore)
+        self.pairing.keeper = tables.seek_keeper(self.pairing.take_over)
         self._workers: ProcessPoolExecutor | None = None
         self._analysing: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._jobs: dict[str, int] = {}

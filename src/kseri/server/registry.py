@@ -32,7 +32,7 @@ from kseri.server.cluster import HANDING_OVER, RECONNECT, TRY_AGAIN_LATER, Clust
 from kseri.server.errors import ApiError
 from kseri.server.limits import ASGIApp, Receive, Scope, Send
 from kseri.server.metrics import Health, Metrics, cluster_check
-from kseri.server.pairing import Keeper
+from kseri.server.pairing import Keeper, TakeOver
 from kseri.server.protocol import ProtocolError
 from kseri.server.relay import CUT_OFF, Relay
 from kseri.server.room import UNFENCED, Fence, Finished, GameTable
@@ -113,9 +113,9 @@ class TableRegistry(ABC):
         """Tell every other process of a change to accounts (they hear it in :meth:`listen`)."""
 
     @abstractmethod
-    def seek_keeper(self, restore: Callable[[list[dict[str, Any]]], None]) -> Keeper | None:
+    def seek_keeper(self, take_over: TakeOver) -> Keeper | None:
         """Where the seeks are kept for the next process to hold them (``None``: nowhere, a
-        single process); ``restore`` is given them when this process takes them over."""
+        single process); ``take_over`` is called when nobody holds them."""
 
     @abstractmethod
     def in_play_elsewhere(self) -> int:
@@ -339,7 +339,7 @@ class LocalRegistry(TableRegistry):
     def in_play_elsewhere(self) -> int:
         return 0
 
-    def seek_keeper(self, restore: Callable[[list[dict[str, Any]]], None]) -> Keeper | None:
+    def seek_keeper(self, take_over: TakeOver) -> Keeper | None:
         return None
 
     @property
@@ -420,8 +420,8 @@ class LeasedRegistry(TableRegistry):
     def in_play_elsewhere(self) -> int:
         return self.relay.in_play_elsewhere
 
-    def seek_keeper(self, restore: Callable[[list[dict[str, Any]]], None]) -> Keeper | None:
-        self.relay.seeks_taken = restore
+    def seek_keeper(self, take_over: TakeOver) -> Keeper | None:
+        self.relay.take_seeks = take_over
         return self.relay
 
     @property

@@ -35,6 +35,7 @@ from kseri.server import wire
 from kseri.server.audience import DROPPED, RESTART, Connection
 from kseri.server.cluster import HANDING_OVER, RECONNECT, TRY_AGAIN_LATER, Cluster, Elsewhere
 from kseri.server.limits import ASGIApp, Receive, Scope, Send
+from kseri.server.pairing import TakeOver
 from kseri.server.room import GameTable
 from kseri.server.settings import ServerSettings
 
@@ -254,8 +255,8 @@ class Relay:
     remotes: dict[str, RemoteConnection] = field(default_factory=dict)
     replies: dict[str, asyncio.Future[tuple[dict[str, Any], str]]] = field(default_factory=dict)
     bus: Bus = field(init=False)
-    seeks_taken: Callable[[list[dict[str, Any]]], None] | None = None
-    """Given the stored seeks when this process takes them over (``Pairing.restore``)."""
+    take_seeks: TakeOver | None = None
+    """Called when nobody holds the seeks (``Pairing.take_over``), with :meth:`_take_seeks`."""
     in_play_elsewhere: int = 0
     """The other processes' tables in play or waiting, as they last told (every half second)."""
     _tasks: set[asyncio.Task[None]] = field(default_factory=set)
@@ -563,16 +564,22 @@ class Relay:
     async def pairing_leader(self) -> str | None:
         """The process holding the seeks (``None``: this one, which takes the part when no
         process holds it)."""
-        redis, me = self.bus.redis, self.cluster.me
+        redis = self.bus.redis
         leader = await redis.get(PAIRING_KEY)
-        if leader is None and not self.cluster.draining:
-            if await redis.set(PAIRING_KEY, me, nx=True, px=int(self.cluster.leases.seconds * 1000)):
-                stored = await redis.get(SEEKS_KEY)
-                if self.seeks_taken is not None:
-                    self.seeks_taken(json.loads(stored) if stored else [])
+        if leader is None and not self.cluster.draining and self.take_seeks is not None:
+            await self.take_seeks(self._take_seeks)
             leader = await redis.get(PAIRING_KEY)
         name = leader.decode() if isinstance(leader, bytes) else leader or ""
-        return None if name == me else name
+        return None if name == self.cluster.me else name
+
+    async def _take_seeks(self) -> list[dict[str, Any]] | None:
+        """Hold the seeks if nobody does: the seeks kept (``None``: another process holds them)."""
+        redis, hold = self.bus.redis, int(self.cluster.leases.seconds * 1000)
+        if not await redis.set(PAIRING_KEY, self.cluster.me, nx=True, px=hold):
+            return None
+        stored = await redis.get(SEEKS_KEY)
+        found: list[dict[str, Any]] = json.loads(stored) if stored else []
+        return found
 
     async def keep(self, seeks: list[dict[str, Any]]) -> None:
         """Store the seeks for the next holder (:data:`SEEKS_KEY`), unless another process holds
