@@ -8,13 +8,13 @@ from kseri.server.accounts import THROTTLE_KEYS, Throttle
 
 
 def test_a_key_waits_once_over_its_limit_until_the_window_passes() -> None:
-    throttle = Throttle(limit=2, window=0.2)
+    throttle = Throttle(limit=2, window=1.0)  # a second: a busy machine stays inside it
     throttle.hit("eleni")
     assert throttle.wait("eleni") == 0
     throttle.hit("eleni")
-    assert 0 < throttle.wait("eleni") <= 0.2
+    assert 0 < throttle.wait("eleni") <= 1.0
     assert throttle.wait("nikos") == 0
-    time.sleep(0.21)
+    time.sleep(1.01)
     assert throttle.wait("eleni") == 0
     throttle.hit("eleni")
     throttle.hit("eleni")
