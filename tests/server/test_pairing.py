@@ -94,7 +94,8 @@ async def test_a_seat_is_told_only_once_it_is_kept() -> None:
             await eleni.news.wait()
         assert pairing.status(eleni) == {"status": "paired", "table": "t1", "seat": eleni.seat["seat"],
                                          "token": eleni.seat["token"]}
-        assert sorted(stored["id"] for stored in keeper.kept if stored["seat"]) == sorted([eleni.id, nikos.id])
+        seated = sorted(stored["id"] for stored in keeper.kept if stored["seat"])
+        assert seated == sorted([eleni.id, nikos.id])
     finally:
         keeper.kept_answer.set()
         await pairing.stop()

@@ -106,6 +106,13 @@ def test_a_challenge_from_the_lobby_to_the_deals_side_by_side(
     expect(bob.locator("#challenge-result")).to_contain_text(re.compile(r"over the 4 deals"))
     expect(bob.locator(".daily-versus-deal")).to_have_count(4)
     expect(bob.locator(".daily-side-by-side thead").first).to_contain_text(author)
+    # one deal open (the first where they parted), the rest folded under their results
+    expect(bob.locator(".daily-versus-deal[open]")).to_have_count(1)
+    folded = bob.locator(".daily-versus-deal:not([open])").first
+    expect(folded.locator("table")).to_be_hidden()
+    folded.locator("summary").click()
+    expect(bob.locator(".daily-versus-deal[open]")).to_have_count(2)
+    expect(bob.locator(".daily-versus-deal").locator("table").filter(visible=True)).to_have_count(2)
     screenshot(bob, f"challenges-{size}-side-by-side")
     check_axe(bob)
     assert bob.evaluate("document.documentElement.scrollWidth <= window.innerWidth")

@@ -124,7 +124,8 @@ def test_a_closed_day_side_by_side(tmp_path: Path, monkeypatch: pytest.MonkeyPat
         page.wait_for_url(re.compile(r"/daily/versus/\w+/\w+$"))
         expect(page.locator(".daily-versus-deal")).to_have_count(3)
         expect(page.locator("#daily-gain")).to_contain_text("points over the three deals")
-        expect(page.locator(".daily-parted").first).to_be_visible()
+        expect(page.locator(".daily-parted").first).to_be_visible()  # open: the first deal where they parted
+        expect(page.locator(".daily-versus-deal[open]")).to_have_count(1)
         screenshot(page, f"daily-{size}-versus")
         findings = axe_findings(page)
         assert findings == [], "\n".join(findings)

@@ -6,7 +6,7 @@
 // download as records `kseri verify` checks.
 import { api } from "./api.js";
 import { accountApi, currentAccount } from "./account.js";
-import { dealPanel, signed, useDailyStyle, versusDeal } from "./daily.js";
+import { dealPanel, signed, useDailyStyle, versusDeals } from "./daily.js";
 import { announce, h, navigate } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { presetName } from "./rules-help.js";
@@ -357,7 +357,7 @@ export class ChallengeScreen {
     return h("section", { class: "panel daily-versus", "aria-labelledby": "challenge-result" },
       h("h2", { id: "challenge-result" }, c.winner === null ? t("challenge.tieOver", { n: c.deals })
         : t("challenge.gained", { name: c.winner, n: Math.abs(c.difference), deals: c.deals })),
-      this.versus.deals.map((deal, i) => versusDeal(deal, i, a, b)));
+      versusDeals(this.versus.deals, a, b));
   }
 }
 

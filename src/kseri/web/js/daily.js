@@ -62,15 +62,21 @@ export function dealPanel(state, playable, onPlay) {
       }, h("span", { class: "visually-hidden" }, cardName(card)), cardSvg(card)))));
 }
 
-/** A deal played by two players side by side (a compared deal of a daily's or a challenge's
- * versus answer): both players' plays, the first where they parted marked, the results. */
-export function versusDeal(deal, i, a, b) {
+/** The deals played by two players side by side (a daily's or a challenge's versus answer),
+ * each folded under its results; the first where they parted is open. */
+export function versusDeals(deals, a, b) {
+  const parted = deals.findIndex((deal) => deal.parted !== null);
+  return deals.map((deal, i) => versusDeal(deal, i, a, b, i === Math.max(parted, 0)));
+}
+
+/** One deal side by side: both players' plays, the first where they parted marked. */
+function versusDeal(deal, i, a, b, open) {
   const rows = Math.max(deal.plays[0].length, deal.plays[1].length);
   const cell = (play) => (play ? h("td", { title: cardName(play[1]) },
     play[0] === 0 ? h("strong", {}, cardShort(play[1])) : cardShort(play[1])) : h("td", {}));
-  return h("div", { class: "daily-versus-deal" },
-    h("h3", {}, t("daily.dealN", { n: i + 1 }), " ", t("daily.results", { a: signed(deal.results[0]),
-      b: signed(deal.results[1]) }), " ", deal.parted === null ? t("daily.alike") : t("daily.parted", { n: deal.parted + 1 })),
+  return h("details", { class: "daily-versus-deal", open },
+    h("summary", {}, h("h3", {}, t("daily.dealN", { n: i + 1 }), " ", t("daily.results", { a: signed(deal.results[0]),
+      b: signed(deal.results[1]) }), " ", deal.parted === null ? t("daily.alike") : t("daily.parted", { n: deal.parted + 1 }))),
     h("table", { class: "daily-table daily-side-by-side" },
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, a), h("th", { scope: "col" }, b))),
       h("tbody", {}, Array.from({ length: rows }, (_, n) => h("tr", { class: n === deal.parted ? "daily-parted" : null },
@@ -296,7 +302,7 @@ export class DailyVersusScreen {
         h("h2", { id: "daily-versus-title" }, t("daily.versusTitle", { a, b, rules: presetName(data.rules), day: data.day })),
         h("p", { class: "daily-gain", id: "daily-gain" }, t("daily.gained", { name: data.difference >= 0 ? a : b,
           n: Math.abs(data.difference) })),
-        data.deals.map((deal, i) => versusDeal(deal, i, a, b))));
+        versusDeals(data.deals, a, b)));
     }
     this.root.replaceChildren(h("main", { class: "daily", id: "daily" }, body));
   }
