@@ -152,16 +152,27 @@ class Server:
 
     def create(self, seats: list[Json], rules: str = "greek", **options: Any) -> Json:
         body = {"rules": rules, "seats": seats, **options}
-        answer = httpx.post(self.http + "/api/tables", json=body, timeout=10)
+        answer = post_until_served(self.http + "/api/tables", body)
         assert answer.status_code == 201, answer.text
         created: Json = answer.json()
         return created
 
     def join(self, table_id: str, **body: Any) -> Json:
-        answer = httpx.post(f"{self.http}/api/tables/{table_id}/join", json=body, timeout=10)
+        answer = post_until_served(f"{self.http}/api/tables/{table_id}/join", body)
         assert answer.status_code == 200, answer.text
         joined: Json = answer.json()
         return joined
+
+
+def post_until_served(url: str, body: Json, limit_s: float = 60) -> httpx.Response:
+    """POST ``body``, again after each 503 (nothing changed: in a cluster on a busy machine a
+    table's lease can move under the request), as a client would after its ``Retry-After``."""
+    deadline = time.monotonic() + limit_s
+    while True:
+        answer = httpx.post(url, json=body, timeout=10)
+        if answer.status_code != 503 or time.monotonic() > deadline:
+            return answer
+        time.sleep(float(answer.headers.get("retry-after", "1")))
 
 
 def scrape(server: Server) -> dict[str, float]:

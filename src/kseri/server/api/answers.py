@@ -47,8 +47,9 @@ async def _moving(_request: Request, _error: Elsewhere) -> JSONResponse:
 
 
 async def _table_error(_request: Request, error: ProtocolError) -> JSONResponse:
-    status = 503 if error.code == "server-error" else 409
-    return JSONResponse({"error": {"code": error.code, "message": error.message}}, status_code=status)
+    retry = error.code == "server-error"  # nothing was stored: the same request may be sent again
+    return JSONResponse({"error": {"code": error.code, "message": error.message}},
+                        status_code=503 if retry else 409, headers={"Retry-After": "1"} if retry else None)
 
 
 async def _unreachable_database(_request: Request, error: DBAPIError) -> JSONResponse:
