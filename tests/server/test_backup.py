@@ -89,7 +89,7 @@ def ratings_of(server: Server) -> dict[str, Any]:
 async def backup_under_load(server: Server, path: Path) -> tuple[list[str], subprocess.CompletedProcess[str]]:
     """Open :data:`TABLES` tables of a person against a bot and play them all; once every one
     is under way, run ``kseri backup`` while they go on. The tables, and the backup's outcome."""
-    tables = [server.create([human(), bot()]) for _ in range(TABLES)]
+    tables = [server.create([human(), bot()], rules="greek,target=30") for _ in range(TABLES)]
     clients = [await Client.connect(server, t["table"]["id"], t["token"]) for t in tables]
     games = [asyncio.create_task(client.play_until(finished, timeout=600)) for client in clients]
     for client in clients:
