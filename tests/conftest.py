@@ -1,0 +1,18 @@
+"""The order of the whole suite."""
+
+from __future__ import annotations
+
+import pytest
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Run the tests that drive the browser after all the others.
+
+    The browser tests' Playwright driver lasts the rest of the session (``tests/web/conftest.py``),
+    and its sync API marks its own event loop as running in this thread between its calls. A test
+    that runs a loop of its own (``asyncio.run``, pytest-asyncio, another Playwright) after the
+    driver has started in the same process is refused ("cannot be called from a running event
+    loop"), so without this order an outcome would depend on which tests ran first (in a
+    pytest-xdist worker, or as named on the command line). The sort is stable: each group keeps
+    its order, the same in every worker."""
+    items.sort(key=lambda item: "playwright" in getattr(item, "fixturenames", ()))
