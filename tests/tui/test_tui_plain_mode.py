@@ -66,6 +66,17 @@ def first_turn(spec: str, seed: int) -> View:
     return session.view()
 
 
+def test_the_centre_line_counts_the_cards_in_the_centre(run_kseri: Run) -> None:
+    """The dealer's opponent leads onto the dealt centre (4 cards; Pisti's 3 of them face down):
+    the state line then counts 5 cards, the one led on top."""
+    for rules, face_down in (("greek", ""), ("pisti", " (3 face down)")):
+        done = run_kseri(["play", "--plain", "--rules", rules, "--level", "greedy", "--seed", "3"], "q\n")
+        assert done.returncode == 0, done.stderr
+        led = re.search(r"Greedy plays (\S+) on ", done.stdout)
+        assert led, done.stdout
+        assert f"-- Round 1. Centre: 5 cards, {led[1]} on top{face_down}. Stock: " in done.stdout
+
+
 def test_bad_input_is_explained_and_the_game_goes_on(run_kseri: Run, kseri_env: dict[str, str]) -> None:
     view = first_turn("greek,target=51", 3)
     hand = view.hand

@@ -147,7 +147,7 @@ class PlainGame:
 
     def _print_state(self, view: View) -> None:
         session = self.session
-        top = f"{view.centre_top.pretty()} on top of {plural(view.centre_size, 'card')}" \
+        top = f"{plural(view.centre_size, 'card')}, {view.centre_top.pretty()} on top" \
             if view.centre_top is not None else "empty"
         others = ", ".join(f"{name} {view.hand_sizes[seat]}" for seat, name in enumerate(session.names)
                            if seat != session.human)
