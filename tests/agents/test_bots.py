@@ -152,6 +152,7 @@ def test_learned_beats_greedy_on_duplicate_deals() -> None:
     assert mean - 3 * error > 0, (mean, error)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("preset", "deals"), [("greek", 40), ("pisti", 240)])
 def test_master_beats_expert_on_duplicate_deals(preset: str, deals: int) -> None:
     """Whole rounds at the default budget: the master's margin over the expert has its 95%

@@ -111,6 +111,7 @@ async def expect_left(server: Server, table_id: str, began: float) -> None:
     assert expected - 3 <= left(state) <= expected + 1, (left(state), expected)
 
 
+@pytest.mark.slow
 def test_turn_deadlines_hold_across_processes_whose_clocks_disagree(
         start_cluster: Callable[..., Cluster]) -> None:
     cluster = start_cluster(0)

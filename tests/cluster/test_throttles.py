@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable
 
 import httpx
+import pytest
 import websockets
 from clusterkit import Cluster
 from playerkit import Browser
@@ -80,6 +81,7 @@ async def admitted(server: Server, table_id: str) -> Client | None:
         return None
 
 
+@pytest.mark.slow
 def test_a_client_spreading_websockets_over_three_processes_meets_one_cap(
         start_cluster: Callable[..., Cluster]) -> None:
     """``connections_per_address`` counts the WebSockets an address holds on every process: a

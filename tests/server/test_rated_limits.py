@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 import httpx
+import pytest
 from playerkit import Browser, Player
 from serverkit import Server, bot, human
 from test_rated import paired, rating_of, seek
@@ -55,6 +56,7 @@ def wait_for_log(server: Server, text: str, count: int = 1) -> None:
         time.sleep(0.05)
 
 
+@pytest.mark.slow
 def test_a_seat_that_never_played_aborts_and_a_pair_is_rated_three_times_an_hour(
         start_server: Callable[..., Server], sqlite_url: str) -> None:
     server = start_server(sqlite_url, grace="1")

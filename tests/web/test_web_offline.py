@@ -53,6 +53,7 @@ def own_server(tmp_path: Path) -> Iterator[Server]:
     server.stop()
 
 
+@pytest.mark.slow
 def test_the_page_runs_the_engine_rules_exactly_as_match(server: str, new_context: ContextFactory,
                                                           page_errors: PageErrors) -> None:
     """The differential test: seeded matches of every preset at every offline level, played in
@@ -91,6 +92,7 @@ def wait_for_my_turn_or_the_end(page: Page) -> None:
         timeout=60_000)
 
 
+@pytest.mark.slow
 def test_installable_then_a_whole_game_offline_across_reloads(tmp_path: Path, own_server: Server,
                                                               new_context: ContextFactory,
                                                               page_errors: PageErrors) -> None:

@@ -48,6 +48,8 @@ def play_the_match(pages: tuple[Page, Page], limit_s: float = 400) -> None:
             pages[0].wait_for_timeout(50)
 
 
+@pytest.mark.slow
+@pytest.mark.timeout(600)  # a whole rated match to 151, each capture held for the eye: 277 s in a busy run
 def test_sign_up_pair_play_rated_and_see_ratings_profiles_and_analysis(
         players_server: str, new_context: ContextFactory, page_errors: PageErrors) -> None:
     url = players_server
