@@ -156,7 +156,8 @@ def test_a_guest_keeps_the_games_of_this_browser_and_later_games_follow_the_acco
     # signed in, a casual game against a bot joins the account as it is played
     table = start_bot_game(page, url, name="Eleni", level="random", target=20)
     play_until(page, ".match-end")
-    page.goto(f"{url}/p/Eleni")
+    page.click("#nav-profile")  # from the table's end, by the top bar's link to one's profile
+    expect(page).to_have_url(f"{url}/p/Eleni")
     expect(page.locator("#game-list .game-item")).to_have_count(2)
     expect(page.locator(f'#game-list .game-item[data-table="{table}"]')).to_be_visible()
     expect(page.locator(".rating-list")).to_have_count(0)  # casual games are not rated
