@@ -26,8 +26,10 @@ from kseri.bench.executors import ClusterError, check_ray_address
 SOURCE = Path(kseri.__file__).resolve().parents[1]
 RAY = Path(sys.executable).with_name("ray")
 TOURNAMENT = ["tournament", "greedy", "random", "--rules", "pisti", "--deals", "6", "--matches", "1",
-              "--seed", "9", "--bootstrap", "30"]
-"""21 games (3 pairs with the engine entered): small, but cut into several pieces of work."""
+              "--seed", "9", "--bootstrap", "30", "--grace-ms", "60000"]
+"""21 games (3 pairs with the engine entered): small, but cut into several pieces of work. The
+engine may answer late on a busy machine without forfeiting (a busy run's Ray workers left it
+past the default 2 s three times: 3 deals forfeited, so the two runs differed)."""
 
 
 def _environment(**extra: str) -> dict[str, str]:
