@@ -1,13 +1,16 @@
 """The master's strength against the expert: at its default budget, against time, on every
 preset, and beside the perfect-information ceiling, on duplicate deals.
 
-Each figure is the mean point difference per round over the expert (the seat rotations of a
-deal averaged, so the luck of the cards cancels) with its 95% interval. ``--save`` writes the
-per-deal differences as JSON, so that two runs over the same deals (e.g. this master and an
-earlier one, or the master and the ceiling) can be compared deal by deal with ``compare``.
+Each figure is the mean point difference per round over the expert, or over ``--opponent`` (the
+seat rotations of a deal averaged, so the luck of the cards cancels) with its 95% interval.
+``--save`` writes the per-deal differences as JSON, so that two runs over the same deals (e.g.
+this master and an earlier one, or the master and the ceiling) can be compared deal by deal with
+``compare``.
 
     PYTHONPATH=src python benchmarks/master_curve.py strength --preset pisti --deals 2000
     PYTHONPATH=src python benchmarks/master_curve.py strength --preset pisti --player ceiling
+    PYTHONPATH=src python benchmarks/master_curve.py strength --preset pisti --player ceiling \\
+        --opponent random --iterations 320
     PYTHONPATH=src python benchmarks/master_curve.py compare a.json b.json
     PYTHONPATH=src python benchmarks/master_curve.py curve --preset pisti --ms 1 10 100 1000 \\
         --deals 100 100 40 10 --plot docs/master-curve.png
@@ -37,20 +40,23 @@ def interval(values: Sequence[float]) -> tuple[float, float, float]:
 
 
 def margins(preset: str, player: str, deals: int, first: int, options: dict[str, float],
-            save: str | None = None) -> list[float]:
-    """The player's point difference per round over the expert, deal by deal (written to
-    ``save`` as they come, every :data:`SAVE_EVERY` deals, so a long run's part is kept)."""
+            save: str | None = None, opponent: str = "expert") -> list[float]:
+    """The player's point difference per round over ``opponent`` (built afresh for each deal with
+    the deal's index as its seed, so every player meets the same one), deal by deal (written to
+    ``save`` as they come, every :data:`SAVE_EVERY` deals, so a long run's part is kept). The
+    master is one agent over all the deals, so it reads the opponent as over one long match."""
     rules = Rules.preset(preset)
-    expert = make_agent("expert")
-    master = make_agent("master", seed=0, **options)
+    level = make_agent("expert") if player == "expert" else make_agent("master", seed=0, **options)
     values: list[float] = []
     for index in range(first, first + deals):
         deal = bench_deal(rules, SEED, index)
+        against = make_agent(opponent, seed=index)
         if player == "ceiling":
             from kseri.bench.ceiling import ceiling_duplicate_round
-            values.append(ceiling_duplicate_round(rules, deal, expert))
+            rollouts = int(options.get("iterations", 1))
+            values.append(ceiling_duplicate_round(rules, deal, against, iterations=rollouts))
         else:
-            values.append(duplicate_round(rules, deal, [master, expert]))
+            values.append(duplicate_round(rules, deal, [level, against]))
         if save and (len(values) % SAVE_EVERY == 0 or len(values) == deals):
             with open(save, "w") as file:
                 json.dump(values, file)
@@ -69,8 +75,8 @@ def strength(args: argparse.Namespace) -> None:
     if args.iterations:
         options["iterations"] = args.iterations
     start = time.perf_counter()
-    values = margins(args.preset, args.player, args.deals, args.first_deal, options, args.save)
-    print(report(f"{args.preset} {args.player} {options or 'default budget'} vs expert", values,
+    values = margins(args.preset, args.player, args.deals, args.first_deal, options, args.save, args.opponent)
+    print(report(f"{args.preset} {args.player} {options or 'default budget'} vs {args.opponent}", values,
                  time.perf_counter() - start), flush=True)
 
 
@@ -129,13 +135,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(required=True)
-    one = commands.add_parser("strength", help="the master (or the ceiling) against the expert")
+    one = commands.add_parser("strength", help="the master (or the ceiling, or the expert) against the "
+                              "expert (or another opponent)")
     one.add_argument("--preset", default="greek")
-    one.add_argument("--player", choices=("master", "ceiling"), default="master")
+    one.add_argument("--player", choices=("master", "ceiling", "expert"), default="master")
+    one.add_argument("--opponent", default="expert", help="a level or style (make_agent's names)")
     one.add_argument("--deals", type=int, default=2000)
     one.add_argument("--first-deal", type=int, default=0)
     one.add_argument("--time-ms", type=float, help="the master's time a move (default: its worlds budget)")
-    one.add_argument("--iterations", type=int, help="the master's worlds a move")
+    one.add_argument("--iterations", type=int, help="the master's worlds a move (the ceiling's rollouts "
+                     "of the true world: 1 by default)")
     one.add_argument("--save", help="write the per-deal differences here (JSON)")
     one.set_defaults(run=strength)
     two = commands.add_parser("compare", help="two saved runs over the same deals, deal by deal")

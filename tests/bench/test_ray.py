@@ -4,6 +4,7 @@ gives the local run's JSON and records byte for byte. Ray (``kseri[cluster]``) m
 installed: these tests fail without it."""
 
 import contextlib
+import json
 import os
 import secrets
 import shlex
@@ -56,6 +57,8 @@ def _tournament_json(tmp_path: Path, name: str, *where: str, env: dict[str, str]
     result = _kseri(*TOURNAMENT, "--engine", engine, "--json", str(out), *where, env=env)
     assert result.returncode == 0, result.stderr
     assert "21/21" in result.stderr  # the progress bar ran to the end
+    forfeits = json.loads(out.read_text())["forfeits"]
+    assert not forfeits, f"the {name} run's engine forfeited: {forfeits}"
     return out.read_bytes()
 
 
@@ -119,6 +122,7 @@ def cluster() -> Iterator[tuple[str, dict[str, str]]]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+@pytest.mark.slow  # up to 194 s in a busy run: Ray starts a local cluster of its own
 def test_a_tournament_on_a_local_ray_cluster_equals_the_local_run(tmp_path: Path) -> None:
     alone = _tournament_json(tmp_path, "alone", "--workers", "1")
     assert _tournament_json(tmp_path, "ray", "--ray") == alone

@@ -49,12 +49,13 @@ def true_pool(view: View, deal: Deal, sampler: Sampler) -> NDArray[np.int8]:
 
 
 class CeilingBot:
-    """The master's search on the true world (one world: the rollouts are deterministic)."""
+    """The master's search on the true world, rolled out ``iterations`` times (one is enough where
+    every other player is read as the expert or greedy: those rollouts are deterministic)."""
 
     name = "ceiling"
 
-    def __init__(self, seed: int = 0) -> None:
-        self.master = MasterAgent(seed=seed, iterations=1)
+    def __init__(self, seed: int = 0, iterations: int = 1) -> None:
+        self.master = MasterAgent(seed=seed, iterations=iterations)
 
     def choose(self, view: View, deal: Deal) -> Card:
         """The best play of ``view`` when every card of ``deal`` is known."""
@@ -68,10 +69,11 @@ class CeilingBot:
         return self.master.search(view, sampler, draw)[0][0]
 
 
-def ceiling_duplicate_round(rules: Rules, deal: Deal, opponent: Agent, seed: int = 0) -> float:
+def ceiling_duplicate_round(rules: Rules, deal: Deal, opponent: Agent, seed: int = 0,
+                            iterations: int = 1) -> float:
     """:func:`~kseri.bench.duplicate.duplicate_round` of the ceiling against ``opponent``: its
     mean point difference per round over the seat rotations."""
-    bot = CeilingBot(seed)
+    bot = CeilingBot(seed, iterations)
     total = 0.0
     for rotation in range(rules.sides):
         seats = seating(rules, rotation)
