@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+import serverkit
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -19,3 +20,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     each group keeps its order, the same in every worker."""
     items.sort(key=lambda item: ("playwright" in getattr(item, "fixturenames", ()),
                                  item.get_closest_marker("slow") is None))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def scratch_in_pytest_temp(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The servers' logs and nginx's folders in this session's pytest temporary folder
+    (:data:`serverkit.SCRATCH`)."""
+    serverkit.SCRATCH = tmp_path_factory.getbasetemp()

@@ -9,6 +9,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import serverkit
 from serverkit import free_port
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "nginx"
@@ -20,7 +21,8 @@ class Nginx:
 
     upstreams: list[int]
     port: int = field(default_factory=free_port)
-    folder: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="kseri-nginx-")))
+    folder: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="kseri-nginx-",
+                                                                       dir=serverkit.SCRATCH)))
 
     @property
     def http(self) -> str:

@@ -44,6 +44,12 @@ def postgres_url() -> str | None:
     return url
 
 
+SCRATCH = Path(tempfile.gettempdir())
+"""Where the servers' logs and nginx's folders go: this session's pytest temporary folder once
+``tests/conftest.py`` has set it (pytest keeps those of the last three sessions), so that no run
+leaves hundreds of files in the system's temporary folder."""
+
+
 def free_port() -> int:
     """A TCP port free on the loopback interface now."""
     with socket.socket() as sock:
@@ -92,7 +98,7 @@ class Server:
         settings |= self.options
         for name, value in settings.items():
             args += [name, value] if value else [name]  # "": a flag (--no-rated-talk)
-        handle, name = tempfile.mkstemp(prefix="kseri-server-", suffix=".log")
+        handle, name = tempfile.mkstemp(prefix="kseri-server-", suffix=".log", dir=SCRATCH)
         os.close(handle)
         self.log = Path(name)
         with self.log.open("wb") as log:

@@ -12,7 +12,6 @@ import json
 import re
 import shutil
 import subprocess
-import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -44,7 +43,8 @@ def proxied(tmp_path: Path) -> Iterator[tuple[str, Server]]:
     assert "listen 80;" in block and "proxy_pass http://127.0.0.1:8000;" in block
     block = block.replace("listen 80;", f"listen 127.0.0.1:{port};")
     block = block.replace("proxy_pass http://127.0.0.1:8000;", f"proxy_pass http://127.0.0.1:{server.port};")
-    folder = Path(tempfile.mkdtemp(prefix="kseri-proxy-docs-"))
+    folder = tmp_path / "nginx"
+    folder.mkdir()
     (folder / "nginx.conf").write_text(f"""
 pid {folder}/nginx.pid;
 error_log {folder}/error.log warn;
