@@ -148,13 +148,14 @@ def test_a_guest_keeps_the_games_of_this_browser_and_later_games_follow_the_acco
 
     url = players_server
     page = page_errors.watch(new_context(DESKTOP).new_page())
-    guest_table = start_bot_game(page, url, name="Eleni", level="greedy", target=20)
+    short = {"target": 20, "target_rule": "higher-wins"}  # a round or two: the subject is whose games
+    guest_table = start_bot_game(page, url, name="Eleni", level="greedy", **short)
     play_until(page, ".match-end")
     expect(page.locator("#nav-sign-in")).to_be_visible()
     sign_up_on_the_page(page, url, "Eleni")
     expect(page.locator(f'#game-list .game-item[data-table="{guest_table}"]')).to_be_visible()
     # signed in, a casual game against a bot joins the account as it is played
-    table = start_bot_game(page, url, name="Eleni", level="random", target=20)
+    table = start_bot_game(page, url, name="Eleni", level="random", **short)
     play_until(page, ".match-end")
     page.click("#nav-profile")  # from the table's end, by the top bar's link to one's profile
     expect(page).to_have_url(f"{url}/p/Eleni")
