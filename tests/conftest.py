@@ -1,4 +1,4 @@
-"""The order of the whole suite."""
+"""The order of the whole suite, and where its servers write their logs."""
 
 from __future__ import annotations
 
