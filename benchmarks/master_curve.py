@@ -150,7 +150,8 @@ def main() -> None:
     two = commands.add_parser("compare", help="two saved runs over the same deals, deal by deal")
     two.add_argument("first")
     two.add_argument("second")
-    two.add_argument("--ceiling", help="a saved ceiling run: the share of its margin each covers")
+    two.add_argument("--ceiling", help="a saved ceiling run: the share of its margin each covers (runs "
+                     "against the expert only: against another opponent the margins are not gains)")
     two.set_defaults(run=compare)
     three = commands.add_parser("curve", help="strength against thinking time, as a plot")
     three.add_argument("--preset", default="pisti")

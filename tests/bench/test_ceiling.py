@@ -11,6 +11,7 @@ from kseri.agents import make_agent
 from kseri.agents.sampler import Sampler
 from kseri.bench.ceiling import CeilingBot, ceiling_duplicate_round, true_pool
 from kseri.bench.duplicate import bench_deal, duplicate_round
+from kseri.bench.gauntlet import paired_gain
 
 
 def _sorted(hands: tuple[tuple[tuple[int, ...], ...], ...]) -> list[list[list[int]]]:
@@ -54,12 +55,10 @@ def test_the_ceiling_rolls_the_true_world_out_against_random_and_beats_the_exper
     """Against random the rollouts draw, so the ceiling rolls the true world out several times;
     on the same deals, each with the same random player, it beats the expert's margin."""
     rules = Rules.preset("pisti")
-    gains = []
-    for index in range(40):
-        deal = bench_deal(rules, "ceiling-random", index)
-        ceiling = ceiling_duplicate_round(rules, deal, make_agent("random", seed=index), iterations=32)
-        expert = duplicate_round(rules, deal, [make_agent("expert"), make_agent("random", seed=index)])
-        gains.append(ceiling - expert)
-    mean = sum(gains) / len(gains)
-    spread = (sum((g - mean) ** 2 for g in gains) / (len(gains) - 1)) ** 0.5
-    assert mean - 1.96 * spread / len(gains) ** 0.5 > 0
+    deals = [bench_deal(rules, "ceiling-random", index) for index in range(40)]
+    ceiling = [ceiling_duplicate_round(rules, deal, make_agent("random", seed=index), iterations=32)
+               for index, deal in enumerate(deals)]
+    expert = [duplicate_round(rules, deal, [make_agent("expert"), make_agent("random", seed=index)])
+              for index, deal in enumerate(deals)]
+    gain = paired_gain(ceiling, expert)
+    assert gain.low is not None and gain.low > 0, gain
